@@ -1,0 +1,22 @@
+//! One module per command; `run` dispatches.
+
+mod bench;
+mod perft;
+
+use std::process::ExitCode;
+
+use crate::cli::{BenchCommand, Cli, Command};
+
+pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Some(Command::Perft { depth, size, rules }) => perft::run(depth, size, rules),
+        Some(Command::Bench { what }) => match what {
+            BenchCommand::Perft { depth } => bench::perft(depth),
+        },
+        None => {
+            use clap::CommandFactory;
+            crate::cli::Cli::command().print_help()?;
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}

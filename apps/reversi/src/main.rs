@@ -1,0 +1,17 @@
+//! The `reversi` program: command-line entry point, dispatching to one module per command.
+
+mod cli;
+mod commands;
+
+use clap::Parser;
+
+fn main() -> std::process::ExitCode {
+    let cli = cli::Cli::parse();
+    match commands::run(cli) {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("reversi: {err:#}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}

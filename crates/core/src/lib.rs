@@ -1,0 +1,32 @@
+//! Reversi/Othello rules for every even board size from 4x4 to 16x16, with the standard
+//! (Othello) four-disc start and the international Reversi start; square names and transcripts.
+//!
+//! This crate does no I/O. The fast 8x8 code lives in `reversi-engine` and is tested against
+//! this one.
+//!
+//! # Examples
+//! ```
+//! use reversi_core::{Position, Rules, BoardSize, Move};
+//!
+//! let start = Position::start(BoardSize::EIGHT, Rules::Othello);
+//! assert_eq!(start.legal_moves().len(), 4);
+//! let f5 = start.parse_square("f5").unwrap();
+//! let next = start.play(Move::Play(f5)).unwrap();
+//! assert_eq!(next.disc_count(reversi_core::Color::Black), 4);
+//! ```
+
+mod color;
+mod game;
+mod position;
+mod rules;
+mod size;
+mod square;
+mod transcript;
+
+pub use color::Color;
+pub use game::{Game, Outcome, Score};
+pub use position::{IllegalMove, Move, Position, MAX_CELLS};
+pub use rules::{ParseRulesError, Rules};
+pub use size::{BoardSize, InvalidBoardSize};
+pub use square::{ParseSquareError, Square};
+pub use transcript::{format_transcript, parse_transcript, TranscriptError, TranscriptErrorKind};

@@ -1,0 +1,19 @@
+//! The 8x8 Othello engine: bitboards, move generation and perft.
+//!
+//! Boards are side-relative: [`Board`] holds the discs of the side to move (`player`) and of
+//! its opponent as two `u64`, bit `8 * row + col` for a square (`a1` = bit 0, `h8` = bit 63).
+//! Boards smaller than 8x8 (4x4, 6x6) live in the top-left corner under a mask of playable
+//! squares; the squares outside the mask stay empty, so rays stop there by themselves.
+//!
+//! Move generation and flips come in a portable scalar version and, when the build targets a
+//! CPU with AVX2, a SIMD version; [`moves`] and [`flips`] pick the fastest one compiled in,
+//! and the tests check both against each other and against `reversi-core`.
+
+mod board;
+pub mod flip;
+pub mod mobility;
+pub mod perft;
+
+pub use board::{square_bit, square_name, Board, FromPositionError};
+pub use flip::flips;
+pub use mobility::moves;

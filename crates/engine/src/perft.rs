@@ -1,0 +1,126 @@
+//! Perft: counting the leaves of the game tree to a fixed depth, to prove move generation.
+//!
+//! Convention (Aart Bik's, the one most engines publish): a pass counts as one ply, and a game
+//! that ends before the full depth counts as one leaf. The last ply is bulk-counted: a node one
+//! ply from the horizon has as many leaves as legal moves, or one (a pass or the end).
+
+use reversi_core::Position;
+
+use crate::Board;
+
+/// Leaves of the tree of depth `depth` below `board`, on the squares of `mask` (`u64::MAX` for
+/// 8x8, [`crate::board::playable`] for smaller boards).
+#[must_use]
+pub fn perft(board: Board, depth: u32, mask: u64) -> u64 {
+    if depth == 0 {
+        1
+    } else if mask == u64::MAX {
+        perft_rec::<false>(board, depth, mask)
+    } else {
+        perft_rec::<true>(board, depth, mask)
+    }
+}
+
+#[inline(always)]
+fn legal<const MASKED: bool>(board: Board, mask: u64) -> u64 {
+    if MASKED {
+        board.moves() & mask
+    } else {
+        board.moves()
+    }
+}
+
+fn perft_rec<const MASKED: bool>(board: Board, depth: u32, mask: u64) -> u64 {
+    let mut moves = legal::<MASKED>(board, mask);
+    if depth == 1 {
+        return u64::from(moves.count_ones()).max(1);
+    }
+    if moves == 0 {
+        let passed = board.pass();
+        return if legal::<MASKED>(passed, mask) == 0 {
+            1
+        } else {
+            perft_rec::<MASKED>(passed, depth - 1, mask)
+        };
+    }
+    let mut total = 0;
+    if depth == 2 {
+        while moves != 0 {
+            let sq = moves.trailing_zeros();
+            moves &= moves - 1;
+            let child = board.play(sq);
+            total += u64::from(legal::<MASKED>(child, mask).count_ones()).max(1);
+        }
+    } else {
+        while moves != 0 {
+            let sq = moves.trailing_zeros();
+            moves &= moves - 1;
+            total += perft_rec::<MASKED>(board.play(sq), depth - 1, mask);
+        }
+    }
+    total
+}
+
+/// Perft from a position of any size and start rule: bitboards up to 8x8 once the Reversi
+/// centre placement is over, the rules crate otherwise.
+#[must_use]
+pub fn perft_position(position: &Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    if let Ok((board, mask)) = Board::from_position(position) {
+        return perft(board, depth, mask);
+    }
+    let moves = position.moves();
+    if moves.is_empty() {
+        return 1;
+    }
+    moves
+        .into_iter()
+        .filter_map(|mv| position.play(mv).ok())
+        .map(|child| perft_position(&child, depth - 1))
+        .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use reversi_core::{BoardSize, Rules};
+
+    /// Aart Bik's published counts from the 8x8 start (../shared/data/perft.txt, `bik`).
+    pub const BIK: [u64; 13] = [
+        4,
+        12,
+        56,
+        244,
+        1396,
+        8200,
+        55092,
+        390216,
+        3005288,
+        24571284,
+        212258800,
+        1939886636,
+        18429641748,
+    ];
+
+    #[test]
+    fn perft_1_to_9_from_the_start() {
+        for depth in 1..=9 {
+            assert_eq!(
+                perft(Board::START, depth, u64::MAX),
+                BIK[depth as usize - 1],
+                "depth {depth}"
+            );
+        }
+    }
+
+    #[test]
+    fn position_perft_agrees_with_bitboards() {
+        let start = Position::start(BoardSize::EIGHT, Rules::Othello);
+        for depth in 0..=6 {
+            let want = if depth == 0 { 1 } else { BIK[depth - 1] };
+            assert_eq!(perft_position(&start, depth as u32), want);
+        }
+    }
+}
