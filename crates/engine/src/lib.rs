@@ -14,6 +14,6 @@ pub mod flip;
 pub mod mobility;
 pub mod perft;
 
-pub use board::{square_bit, square_name, Board, FromPositionError};
+pub use board::{playable, square_bit, square_name, Board, FromPositionError};
 pub use flip::flips;
 pub use mobility::moves;

@@ -116,6 +116,49 @@ mod tests {
     }
 
     #[test]
+    #[ignore = "slow: run in release mode"]
+    fn perft_10_and_11_from_the_start() {
+        assert_eq!(perft(Board::START, 10, u64::MAX), BIK[9]);
+        assert_eq!(perft(Board::START, 11, u64::MAX), BIK[10]);
+    }
+
+    #[test]
+    fn small_boards_and_reversi_start() {
+        // Small boards through the mask agree with the rules crate's own perft.
+        fn slow(p: &Position, depth: u32) -> u64 {
+            if depth == 0 {
+                return 1;
+            }
+            let moves = p.moves();
+            if moves.is_empty() {
+                return 1;
+            }
+            moves
+                .into_iter()
+                .map(|m| slow(&p.play(m).unwrap(), depth - 1))
+                .sum()
+        }
+        for size in [BoardSize::FOUR, BoardSize::SIX, BoardSize::EIGHT] {
+            for rules in [Rules::Othello, Rules::Reversi] {
+                let start = Position::start(size, rules);
+                for depth in 1..=7 {
+                    assert_eq!(
+                        perft_position(&start, depth),
+                        slow(&start, depth),
+                        "{size} {rules} depth {depth}"
+                    );
+                }
+            }
+        }
+        // 4x4 Othello is solved to the end well before depth 20: every line ends.
+        let s4 = Position::start(BoardSize::FOUR, Rules::Othello);
+        assert_eq!(perft_position(&s4, 30), perft_position(&s4, 40));
+        // Larger boards go through the rules crate: 10x10 starts like 8x8.
+        let s10 = Position::start(BoardSize::new(10).unwrap(), Rules::Othello);
+        assert_eq!(perft_position(&s10, 3), 56);
+    }
+
+    #[test]
     fn position_perft_agrees_with_bitboards() {
         let start = Position::start(BoardSize::EIGHT, Rules::Othello);
         for depth in 0..=6 {

@@ -1,0 +1,144 @@
+//! The fast bitboard code against the generic rules of `reversi-core`, and the scalar kernels
+//! against the SIMD ones, over thousands of random games on 8x8, 6x6 and 4x4.
+
+#![allow(clippy::unwrap_used)]
+
+use reversi_core::{BoardSize, Game, Move, Position, Rules, Score};
+use reversi_engine::playable;
+use reversi_engine::{flip, mobility, square_bit, square_name, Board};
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+fn bits(mut m: u64) -> Vec<u32> {
+    let mut out = Vec::new();
+    while m != 0 {
+        out.push(m.trailing_zeros());
+        m &= m - 1;
+    }
+    out
+}
+
+/// Plays `games` random games on `size`, checking at every position that the bitboards and
+/// the rules crate agree on the legal moves, every resulting position, passes, the end and the
+/// score, and that scalar and SIMD kernels agree.
+fn cross_check(size: BoardSize, rules: Rules, games: usize, seed: u64) {
+    let mut rng = Rng(seed);
+    let mask = playable(size.get());
+    for _ in 0..games {
+        let mut game = Game::new(Position::start(size, rules));
+        // The Reversi placement phase is played by the rules crate alone.
+        while game.current().in_placement_phase() {
+            let moves = game.current().moves();
+            let mv = moves[(rng.next() % moves.len() as u64) as usize];
+            game.play(mv).unwrap();
+        }
+        loop {
+            let pos = game.current().clone();
+            let (board, m) = Board::from_position(&pos).unwrap();
+            assert_eq!(m, mask);
+            let fast = board.moves() & mask;
+            assert_eq!(
+                mobility::moves_scalar(board.player, board.opponent) & mask,
+                fast
+            );
+            let slow: Vec<u32> = pos.legal_moves().into_iter().map(square_bit).collect();
+            let mut fast_list = bits(fast);
+            fast_list.sort_unstable();
+            let mut slow_sorted = slow.clone();
+            slow_sorted.sort_unstable();
+            assert_eq!(fast_list, slow_sorted, "legal moves of\n{pos:?}");
+            // Flips of every empty square agree between the kernels, and are 0 off the moves.
+            for sq in bits(board.empties() & mask) {
+                let f = board.flips(sq);
+                assert_eq!(flip::flips_scalar(board.player, board.opponent, sq), f);
+                assert_eq!(f != 0, fast & (1 << sq) != 0, "square {sq} of\n{pos:?}");
+            }
+            // Every move leads to the same position.
+            for &sq in &fast_list {
+                let next = pos.play(Move::Play(square_name(sq))).unwrap();
+                let child = board.play(sq);
+                let want = child
+                    .to_position(size, rules, pos.turn().opposite())
+                    .unwrap();
+                assert_eq!(next, want);
+            }
+            if fast == 0 {
+                let passed = board.pass();
+                let opp = passed.moves() & mask;
+                assert_eq!(pos.must_pass(), opp != 0);
+                assert_eq!(pos.is_game_over(), opp == 0);
+                if opp == 0 {
+                    break;
+                }
+                game.play(Move::Pass).unwrap();
+                continue;
+            }
+            let pick = fast_list[(rng.next() % fast_list.len() as u64) as usize];
+            game.play(Move::Play(square_name(pick))).unwrap();
+        }
+        let score = game.score().unwrap();
+        let pos = game.current();
+        assert_eq!(score, Score::of(pos));
+        assert_eq!(
+            usize::from(score.black + score.white),
+            size.cells(),
+            "the empties go to the winner"
+        );
+    }
+}
+
+#[test]
+fn bitboards_match_the_rules_on_random_8x8_games() {
+    cross_check(
+        BoardSize::EIGHT,
+        Rules::Othello,
+        10_000,
+        0x0123_4567_89ab_cdef,
+    );
+}
+
+#[test]
+fn bitboards_match_the_rules_on_reversi_starts() {
+    cross_check(
+        BoardSize::EIGHT,
+        Rules::Reversi,
+        1_000,
+        0xfeed_beef_1234_5678,
+    );
+}
+
+#[test]
+fn bitboards_match_the_rules_on_small_boards() {
+    cross_check(BoardSize::SIX, Rules::Othello, 2_000, 0xdead_beef_0bad_f00d);
+    cross_check(BoardSize::SIX, Rules::Reversi, 1_000, 0x0f0f_0f0f_1234_4321);
+    cross_check(
+        BoardSize::FOUR,
+        Rules::Othello,
+        2_000,
+        0x1357_9bdf_2468_ace0,
+    );
+}
+
+#[test]
+fn scalar_and_simd_agree_on_random_boards() {
+    // Arbitrary disc patterns, legal or not, reachable or not.
+    let mut rng = Rng(0xabcd_ef01_2345_6789);
+    for _ in 0..200_000 {
+        let a = rng.next() & rng.next();
+        let b = rng.next() & !a;
+        assert_eq!(mobility::moves_scalar(a, b), mobility::moves(a, b));
+        let empty = !(a | b);
+        for sq in bits(empty).into_iter().take(8) {
+            assert_eq!(flip::flips_scalar(a, b, sq), flip::flips(a, b, sq));
+        }
+    }
+}

@@ -1,0 +1,307 @@
+//! WTHOR, the French Othello Federation's game database: `.wtb` games, `.JOU` player names and
+//! `.TRN` tournament names.
+//!
+//! All integers are little-endian. A `.wtb` file is a 16-byte header then 68-byte games: u16
+//! tournament, u16 black player, u16 white player, u8 Black's disc count, u8 Black's
+//! theoretical disc count, then 60 moves as `10 * row + col` (1-based, `a1` = 11, `h8` = 88),
+//! 0 once the game has ended. Passes are not stored.
+
+use std::fmt;
+
+use reversi_core::Square;
+
+const HEADER_LEN: usize = 16;
+const GAME_LEN: usize = 68;
+const MOVES_PER_GAME: usize = 60;
+
+/// The header of a `.wtb` file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Header {
+    /// When the file was written: year, month, day.
+    pub created: (u16, u8, u8),
+    /// The number of games the header announces.
+    pub game_count: u32,
+    /// The year the games were played.
+    pub year: u16,
+    /// The depth (empty squares) from which the theoretical scores were computed.
+    pub theoretical_depth: u8,
+}
+
+/// One game of a `.wtb` file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Game {
+    /// Index into the tournament names.
+    pub tournament: u16,
+    /// Index into the player names.
+    pub black: u16,
+    pub white: u16,
+    /// Black's disc count at the end, empty squares given to the winner.
+    pub black_score: u8,
+    /// Black's disc count with perfect play from [`Header::theoretical_depth`] empties.
+    pub theoretical_score: u8,
+    /// The squares played in order; passes are implied.
+    pub moves: Vec<Square>,
+}
+
+/// A whole `.wtb` file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Database {
+    pub header: Header,
+    pub games: Vec<Game>,
+}
+
+/// Why a WTHOR file could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WthorError {
+    /// Shorter than its 16-byte header.
+    TooShort { len: usize },
+    /// The file's board size is not 8x8 (byte 12 is neither 0 nor 8).
+    BoardSize(u8),
+    /// The body is not a whole number of 68-byte games, or disagrees with the header's count.
+    Length { announced: u32, bytes: usize },
+    /// A move byte that is not a square.
+    BadMove { game: usize, ply: usize, byte: u8 },
+    /// A move after the 0 that ends a game's moves.
+    MoveAfterEnd { game: usize, ply: usize },
+    /// A names file whose length is not the header plus whole records.
+    NamesLength { record: usize, bytes: usize },
+}
+
+impl fmt::Display for WthorError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WthorError::TooShort { len } => {
+                write!(f, "{len} bytes is shorter than the 16-byte WTHOR header")
+            }
+            WthorError::BoardSize(b) => {
+                write!(f, "board size byte {b}: only 8x8 WTHOR files are supported")
+            }
+            WthorError::Length { announced, bytes } => write!(
+                f,
+                "the header announces {announced} games of 68 bytes but {bytes} bytes follow it"
+            ),
+            WthorError::BadMove { game, ply, byte } => write!(
+                f,
+                "game {} move {}: byte {byte} is not a square (11..88)",
+                game + 1,
+                ply + 1
+            ),
+            WthorError::MoveAfterEnd { game, ply } => write!(
+                f,
+                "game {} move {}: a move follows the end of the game",
+                game + 1,
+                ply + 1
+            ),
+            WthorError::NamesLength { record, bytes } => write!(
+                f,
+                "{bytes} bytes is not a 16-byte header plus whole {record}-byte name records"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for WthorError {}
+
+fn u16_at(b: &[u8], i: usize) -> u16 {
+    u16::from_le_bytes([b[i], b[i + 1]])
+}
+
+/// Decodes a WTHOR move byte (`10 * row + col`, 1-based) to a square.
+#[must_use]
+pub fn square_from_byte(byte: u8) -> Option<Square> {
+    let (row, col) = (byte / 10, byte % 10);
+    ((1..=8).contains(&row) && (1..=8).contains(&col)).then(|| Square::new(col - 1, row - 1))
+}
+
+/// Encodes a square of an 8x8 board as a WTHOR move byte.
+#[must_use]
+pub fn square_to_byte(sq: Square) -> u8 {
+    10 * (sq.row() + 1) + sq.col() + 1
+}
+
+/// Reads a `.wtb` file.
+///
+/// # Errors
+/// [`WthorError`] naming the game and move, or the header field, that is wrong.
+pub fn parse_wtb(bytes: &[u8]) -> Result<Database, WthorError> {
+    if bytes.len() < HEADER_LEN {
+        return Err(WthorError::TooShort { len: bytes.len() });
+    }
+    let h = &bytes[..HEADER_LEN];
+    if h[12] != 0 && h[12] != 8 {
+        return Err(WthorError::BoardSize(h[12]));
+    }
+    let header = Header {
+        created: (u16::from(h[0]) * 100 + u16::from(h[1]), h[2], h[3]),
+        game_count: u32::from_le_bytes([h[4], h[5], h[6], h[7]]),
+        year: u16_at(h, 10),
+        theoretical_depth: h[14],
+    };
+    let body = &bytes[HEADER_LEN..];
+    if !body.len().is_multiple_of(GAME_LEN) || body.len() / GAME_LEN != header.game_count as usize {
+        return Err(WthorError::Length {
+            announced: header.game_count,
+            bytes: body.len(),
+        });
+    }
+    let mut games = Vec::with_capacity(body.len() / GAME_LEN);
+    for (index, g) in body.chunks_exact(GAME_LEN).enumerate() {
+        let mut moves = Vec::with_capacity(MOVES_PER_GAME);
+        let mut ended = false;
+        for (ply, &byte) in g[8..].iter().enumerate() {
+            if byte == 0 {
+                ended = true;
+            } else if ended {
+                return Err(WthorError::MoveAfterEnd { game: index, ply });
+            } else {
+                let sq = square_from_byte(byte).ok_or(WthorError::BadMove {
+                    game: index,
+                    ply,
+                    byte,
+                })?;
+                moves.push(sq);
+            }
+        }
+        games.push(Game {
+            tournament: u16_at(g, 0),
+            black: u16_at(g, 2),
+            white: u16_at(g, 4),
+            black_score: g[6],
+            theoretical_score: g[7],
+            moves,
+        });
+    }
+    Ok(Database { header, games })
+}
+
+/// Writes a `.wtb` file: the inverse of [`parse_wtb`] for 8x8 games of at most 60 moves.
+#[must_use]
+pub fn write_wtb(db: &Database) -> Vec<u8> {
+    let mut out = Vec::with_capacity(HEADER_LEN + GAME_LEN * db.games.len());
+    let (year, month, day) = db.header.created;
+    out.push((year / 100) as u8);
+    out.push((year % 100) as u8);
+    out.push(month);
+    out.push(day);
+    out.extend_from_slice(&(db.games.len() as u32).to_le_bytes());
+    out.extend_from_slice(&0u16.to_le_bytes());
+    out.extend_from_slice(&db.header.year.to_le_bytes());
+    out.extend_from_slice(&[8, 0, db.header.theoretical_depth, 0]);
+    for g in &db.games {
+        out.extend_from_slice(&g.tournament.to_le_bytes());
+        out.extend_from_slice(&g.black.to_le_bytes());
+        out.extend_from_slice(&g.white.to_le_bytes());
+        out.push(g.black_score);
+        out.push(g.theoretical_score);
+        let mut moves = [0u8; MOVES_PER_GAME];
+        for (slot, &sq) in moves.iter_mut().zip(&g.moves) {
+            *slot = square_to_byte(sq);
+        }
+        out.extend_from_slice(&moves);
+    }
+    out
+}
+
+/// Reads a names file: `.JOU` (20-byte player records) or `.TRN` (26-byte tournament
+/// records), each NUL-padded after a 16-byte header. Bytes are read as ISO 8859-1.
+///
+/// # Errors
+/// When the length is not the header plus whole records.
+pub fn parse_names(bytes: &[u8], record: usize) -> Result<Vec<String>, WthorError> {
+    if bytes.len() < HEADER_LEN || !(bytes.len() - HEADER_LEN).is_multiple_of(record) {
+        return Err(WthorError::NamesLength {
+            record,
+            bytes: bytes.len(),
+        });
+    }
+    Ok(bytes[HEADER_LEN..]
+        .chunks_exact(record)
+        .map(|r| {
+            let end = r.iter().position(|&b| b == 0).unwrap_or(r.len());
+            r[..end].iter().map(|&b| char::from(b)).collect::<String>()
+        })
+        .map(|s| s.trim().to_string())
+        .collect())
+}
+
+/// Record length of `.JOU` player names.
+pub const PLAYER_RECORD: usize = 20;
+/// Record length of `.TRN` tournament names.
+pub const TOURNAMENT_RECORD: usize = 26;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_and_errors() {
+        let db = Database {
+            header: Header {
+                created: (2024, 1, 2),
+                game_count: 1,
+                year: 2023,
+                theoretical_depth: 24,
+            },
+            games: vec![Game {
+                tournament: 3,
+                black: 1,
+                white: 2,
+                black_score: 40,
+                theoretical_score: 36,
+                moves: vec![Square::new(5, 4), Square::new(3, 5)],
+            }],
+        };
+        let bytes = write_wtb(&db);
+        assert_eq!(bytes.len(), 16 + 68);
+        assert_eq!(parse_wtb(&bytes), Ok(db));
+
+        assert_eq!(
+            parse_wtb(&bytes[..10]),
+            Err(WthorError::TooShort { len: 10 })
+        );
+        assert!(matches!(
+            parse_wtb(&bytes[..80]),
+            Err(WthorError::Length { .. })
+        ));
+        let mut bad = bytes.clone();
+        bad[16 + 8 + 2] = 99;
+        assert_eq!(
+            parse_wtb(&bad),
+            Err(WthorError::BadMove {
+                game: 0,
+                ply: 2,
+                byte: 99
+            })
+        );
+        let mut bad = bytes.clone();
+        bad[16 + 8 + 5] = 11;
+        assert!(matches!(
+            parse_wtb(&bad),
+            Err(WthorError::MoveAfterEnd { game: 0, ply: 5 })
+        ));
+        let mut bad = bytes;
+        bad[12] = 10;
+        assert_eq!(parse_wtb(&bad), Err(WthorError::BoardSize(10)));
+    }
+
+    #[test]
+    fn arbitrary_bytes_never_panic() {
+        let mut seed = 0x1234_5678_9abc_def0u64;
+        for len in 0..400usize {
+            let mut bytes = vec![0u8; len];
+            for b in &mut bytes {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                *b = seed as u8;
+            }
+            if len >= 16 {
+                bytes[12] = 8;
+                let games = ((len - 16) / 68) as u32;
+                bytes[4..8].copy_from_slice(&games.to_le_bytes());
+            }
+            let _ = parse_wtb(&bytes);
+            let _ = parse_names(&bytes, PLAYER_RECORD);
+        }
+    }
+}
