@@ -271,19 +271,52 @@ impl Position {
     /// Whether the side to move may place a disc on `sq`.
     #[must_use]
     pub fn is_legal(&self, sq: Square) -> bool {
-        self.flips(sq).is_ok()
+        if !sq.is_on(self.size) || self.get(sq).is_some() {
+            return false;
+        }
+        if self.in_placement_phase() {
+            return self.centre().contains(&sq);
+        }
+        DIRECTIONS.iter().any(|&dir| self.flanks(sq, dir))
+    }
+
+    /// Whether a disc of the side to move on `sq` would flip at least one disc along `dir`.
+    fn flanks(&self, sq: Square, dir: (i8, i8)) -> bool {
+        let mut seen = false;
+        let mut cur = self.neighbour(sq, dir);
+        while let Some(s) = cur {
+            match self.get(s) {
+                Some(c) if c == self.turn => return seen,
+                Some(_) => seen = true,
+                None => return false,
+            }
+            cur = self.neighbour(s, dir);
+        }
+        false
     }
 
     /// The squares the side to move may play, row by row from `a1`.
     #[must_use]
     pub fn legal_moves(&self) -> Vec<Square> {
-        self.squares().filter(|&sq| self.is_legal(sq)).collect()
+        if self.in_placement_phase() {
+            return self
+                .squares()
+                .filter(|&sq| self.get(sq).is_none() && self.centre().contains(&sq))
+                .collect();
+        }
+        self.squares()
+            .filter(|&sq| self.get(sq).is_none() && DIRECTIONS.iter().any(|&d| self.flanks(sq, d)))
+            .collect()
     }
 
     /// Whether the side to move has at least one legal square.
     #[must_use]
     pub fn has_legal_move(&self) -> bool {
-        self.squares().any(|sq| self.is_legal(sq))
+        if self.in_placement_phase() {
+            return true;
+        }
+        self.squares()
+            .any(|sq| self.get(sq).is_none() && DIRECTIONS.iter().any(|&d| self.flanks(sq, d)))
     }
 
     /// Whether the side to move must pass: no legal square, but the opponent has one.

@@ -9,8 +9,12 @@
 //! CPU with AVX2, a SIMD version; [`moves`] and [`flips`] pick the fastest one compiled in,
 //! and the tests check both against each other and against `reversi-core`.
 
+pub mod ai;
 mod board;
+pub mod classic;
 pub mod flip;
+pub mod heuristic;
+pub mod levels;
 pub mod mobility;
 pub mod perft;
 

@@ -1,0 +1,461 @@
+//! The computer players the games use — random, greedy, the classic algorithms at a fixed
+//! depth, and the engine's levels — behind one [`Computer`] that reports what it considers.
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use reversi_core::{Move, Position};
+
+use crate::classic::{self, Algorithm};
+use crate::heuristic::TERMINAL;
+use crate::levels::Level;
+
+/// A kind of computer player.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ai {
+    /// A uniformly random legal move.
+    Random,
+    /// The move that flips the most discs (ties: the first in board order).
+    Greedy,
+    /// A classic algorithm at a fixed depth with the hand-made square-weight evaluation.
+    Classic { algorithm: Algorithm, depth: u32 },
+    /// An engine level.
+    Level(Level),
+}
+
+impl Default for Ai {
+    fn default() -> Self {
+        Ai::Level(Level::DEFAULT)
+    }
+}
+
+impl fmt::Display for Ai {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Ai::Random => f.write_str("random"),
+            Ai::Greedy => f.write_str("greedy"),
+            Ai::Classic { algorithm, depth } => write!(f, "{algorithm}:{depth}"),
+            Ai::Level(l) => match l.name() {
+                Some(name) => f.write_str(name),
+                None => write!(f, "{}", l.get()),
+            },
+        }
+    }
+}
+
+/// A player description that is not one of the accepted forms.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseAiError(pub String);
+
+impl fmt::Display for ParseAiError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown computer player {:?}: expected random, greedy, a level 1-60 or a level name \
+             (beginner, easy, medium, hard, expert, master, perfect), or ALGORITHM:DEPTH with \
+             ALGORITHM one of minimax, alphabeta, negascout, negascout-tt and DEPTH 1-20",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for ParseAiError {}
+
+impl FromStr for Ai {
+    type Err = ParseAiError;
+
+    /// `random`, `greedy`, `12`, `hard`, `level:12`, `minimax:4`, `random:0`.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let err = || ParseAiError(s.to_string());
+        let t = s.trim().to_ascii_lowercase();
+        match t.split_once(':') {
+            None => match t.as_str() {
+                "random" => Ok(Ai::Random),
+                "greedy" => Ok(Ai::Greedy),
+                other => Level::parse(other).map(Ai::Level).ok_or_else(err),
+            },
+            Some(("level", n)) => Level::parse(n).map(Ai::Level).ok_or_else(err),
+            Some(("random", _)) => Ok(Ai::Random),
+            Some(("greedy", _)) => Ok(Ai::Greedy),
+            Some((alg, depth)) => {
+                let algorithm: Algorithm = alg.parse().map_err(|_| err())?;
+                let depth: u32 = depth.parse().map_err(|_| err())?;
+                if (1..=20).contains(&depth) {
+                    Ok(Ai::Classic { algorithm, depth })
+                } else {
+                    Err(err())
+                }
+            }
+        }
+    }
+}
+
+/// What a score means.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScoreKind {
+    /// The exact final disc difference with perfect play.
+    Exact,
+    /// Only the sign is proven: win (> 0), draw (0) or loss (< 0).
+    WinLossDraw,
+    /// An estimate of the final disc difference from a search this deep.
+    Depth(u32),
+    /// Heuristic points (not discs) from a classic search this deep.
+    Points(u32),
+    /// The number of discs the move flips (the greedy player's measure).
+    Flips,
+    /// No score: the move was chosen at random.
+    Random,
+}
+
+impl fmt::Display for ScoreKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ScoreKind::Exact => f.write_str("exact"),
+            ScoreKind::WinLossDraw => f.write_str("win/loss"),
+            ScoreKind::Depth(d) => write!(f, "depth {d}"),
+            ScoreKind::Points(d) => write!(f, "points, depth {d}"),
+            ScoreKind::Flips => f.write_str("flips"),
+            ScoreKind::Random => f.write_str("random"),
+        }
+    }
+}
+
+/// A legal move with its score for the side to move.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Candidate {
+    pub mv: Move,
+    pub score: i32,
+    pub kind: ScoreKind,
+}
+
+impl Candidate {
+    /// The score as shown on a board square: `+6`, `-2`, `W`/`D`/`L` for win/loss/draw.
+    #[must_use]
+    pub fn short_score(&self) -> String {
+        match self.kind {
+            ScoreKind::WinLossDraw => match self.score.signum() {
+                1 => "W".into(),
+                0 => "D".into(),
+                _ => "L".into(),
+            },
+            ScoreKind::Random => "?".into(),
+            _ => format!("{:+}", self.score),
+        }
+    }
+}
+
+impl fmt::Display for Candidate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {} ({})", self.mv, self.short_score(), self.kind)
+    }
+}
+
+/// What the computer is considering, reported while it thinks and when it has decided.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Thinking {
+    /// Depth of the last completed iteration.
+    pub depth: u32,
+    /// The best move so far, its score, and the expected line from it.
+    pub best: Option<Candidate>,
+    pub pv: Vec<Move>,
+    /// Every root move searched so far with its score, best first.
+    pub candidates: Vec<Candidate>,
+    /// States (positions) explored.
+    pub nodes: u64,
+    pub elapsed: Duration,
+}
+
+/// The move a computer player chose, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Decision {
+    pub mv: Move,
+    pub thinking: Thinking,
+}
+
+/// A computer player with its state (random seed).
+#[derive(Debug, Clone)]
+pub struct Computer {
+    ai: Ai,
+    rng: u64,
+}
+
+/// Soft time budget of the generic search on boards larger than 8x8.
+const GENERIC_BUDGET: Duration = Duration::from_millis(1500);
+
+impl Computer {
+    /// A computer player; `seed` drives the random player.
+    #[must_use]
+    pub fn new(ai: Ai, seed: u64) -> Computer {
+        Computer { ai, rng: seed | 1 }
+    }
+
+    #[must_use]
+    pub fn ai(&self) -> Ai {
+        self.ai
+    }
+
+    fn next_random(&mut self) -> u64 {
+        self.rng ^= self.rng << 13;
+        self.rng ^= self.rng >> 7;
+        self.rng ^= self.rng << 17;
+        self.rng
+    }
+
+    /// Chooses a move for the side to move of `pos`: `None` when the game is over. A forced
+    /// pass is returned as [`Move::Pass`] at once. `progress` hears about each completed
+    /// iteration; setting `stop` makes the search return the best move found so far.
+    pub fn choose(
+        &mut self,
+        pos: &Position,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&Thinking),
+    ) -> Option<Decision> {
+        let started = Instant::now();
+        let moves = pos.moves();
+        let &first = moves.first()?;
+        if first == Move::Pass {
+            return Some(Decision {
+                mv: Move::Pass,
+                thinking: Thinking::default(),
+            });
+        }
+        let thinking = match self.ai {
+            Ai::Random => {
+                let mv = moves[(self.next_random() % moves.len() as u64) as usize];
+                let best = Candidate {
+                    mv,
+                    score: 0,
+                    kind: ScoreKind::Random,
+                };
+                Thinking {
+                    best: Some(best.clone()),
+                    candidates: vec![best],
+                    ..Thinking::default()
+                }
+            }
+            Ai::Greedy => {
+                let mut candidates: Vec<Candidate> = moves
+                    .iter()
+                    .map(|&mv| Candidate {
+                        mv,
+                        score: match mv {
+                            Move::Play(sq) => pos.flips(sq).map_or(0, |f| f.len() as i32),
+                            Move::Pass => 0,
+                        },
+                        kind: ScoreKind::Flips,
+                    })
+                    .collect();
+                candidates.sort_by_key(|c| -c.score);
+                Thinking {
+                    depth: 1,
+                    best: candidates.first().cloned(),
+                    nodes: moves.len() as u64,
+                    candidates,
+                    ..Thinking::default()
+                }
+            }
+            Ai::Classic { algorithm, depth } => {
+                let r = classic::search(pos, algorithm, depth, stop)?;
+                let mut candidates: Vec<Candidate> = r
+                    .root
+                    .iter()
+                    .map(|&(mv, v)| Candidate {
+                        mv,
+                        score: v,
+                        kind: ScoreKind::Points(depth),
+                    })
+                    .collect();
+                candidates.sort_by_key(|c| -c.score);
+                Thinking {
+                    depth,
+                    best: Some(Candidate {
+                        mv: r.best,
+                        score: r.value,
+                        kind: ScoreKind::Points(depth),
+                    }),
+                    pv: vec![r.best],
+                    candidates,
+                    nodes: r.states,
+                    elapsed: started.elapsed(),
+                }
+            }
+            Ai::Level(level) => level_search(pos, level, stop, progress, started),
+        };
+        let mv = thinking.best.as_ref().map_or(first, |c| c.mv);
+        let mut thinking = thinking;
+        thinking.elapsed = started.elapsed();
+        progress(&thinking);
+        Some(Decision { mv, thinking })
+    }
+}
+
+/// Scores every legal move of `pos` at `level`, best first (empty when the game is over or
+/// the side to move must pass).
+pub fn hints(
+    pos: &Position,
+    level: Level,
+    stop: &AtomicBool,
+    progress: &mut dyn FnMut(&Thinking),
+) -> Vec<Candidate> {
+    if pos.legal_moves().is_empty() {
+        return Vec::new();
+    }
+    level_search(pos, level, stop, progress, Instant::now()).candidates
+}
+
+/// A level's search over the generic rules: iterative deepening with negascout and a
+/// transposition table, exact once the game's end is within reach.
+fn level_search(
+    pos: &Position,
+    level: Level,
+    stop: &AtomicBool,
+    progress: &mut dyn FnMut(&Thinking),
+    started: Instant,
+) -> Thinking {
+    let spec = level.spec();
+    let empties = pos.empty_count() as u32;
+    let exact = empties <= spec.exact_empties;
+    // Every ply fills a square or passes, and two passes in a row end the game.
+    let max_depth = if exact { 2 * empties + 1 } else { spec.depth };
+    let mut best = Thinking::default();
+    let mut nodes = 0;
+    let mut depth = if exact { max_depth } else { 1 };
+    while depth <= max_depth {
+        let Some(r) = classic::search(pos, Algorithm::NegascoutTt, depth, stop) else {
+            break;
+        };
+        nodes += r.states;
+        if r.stopped {
+            break;
+        }
+        let kind = |v: i32| {
+            if exact || v.abs() >= TERMINAL {
+                ScoreKind::Exact
+            } else {
+                ScoreKind::Points(depth)
+            }
+        };
+        let score = |v: i32| {
+            if exact || v.abs() >= TERMINAL {
+                v / TERMINAL
+            } else {
+                v
+            }
+        };
+        let mut candidates: Vec<Candidate> = r
+            .root
+            .iter()
+            .map(|&(mv, v)| Candidate {
+                mv,
+                score: score(v),
+                kind: kind(v),
+            })
+            .collect();
+        candidates.sort_by_key(|c| -c.score);
+        best = Thinking {
+            depth,
+            best: Some(Candidate {
+                mv: r.best,
+                score: score(r.value),
+                kind: kind(r.value),
+            }),
+            pv: vec![r.best],
+            candidates,
+            nodes,
+            elapsed: started.elapsed(),
+        };
+        progress(&best);
+        if started.elapsed() > GENERIC_BUDGET {
+            break;
+        }
+        depth += 1;
+    }
+    best.nodes = nodes;
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use reversi_core::{BoardSize, Rules};
+
+    #[test]
+    fn players_parse() {
+        assert_eq!("random".parse(), Ok(Ai::Random));
+        assert_eq!("GREEDY".parse(), Ok(Ai::Greedy));
+        assert_eq!(
+            "minimax:4".parse(),
+            Ok(Ai::Classic {
+                algorithm: Algorithm::Minimax,
+                depth: 4
+            })
+        );
+        assert_eq!("hard".parse(), Ok(Ai::Level(Level::DEFAULT)));
+        assert_eq!(
+            "level:7".parse::<Ai>().map(|a| a.to_string()),
+            Ok("7".into())
+        );
+        assert!("minimax:0".parse::<Ai>().is_err());
+        assert!("chess:3".parse::<Ai>().is_err());
+        assert!("".parse::<Ai>().is_err());
+        for ai in ["random", "greedy", "negascout-tt:3", "hard", "17"] {
+            assert_eq!(ai.parse::<Ai>().unwrap().to_string(), ai);
+        }
+    }
+
+    #[test]
+    fn every_player_moves_legally_on_every_size() {
+        let stop = AtomicBool::new(false);
+        for size in [BoardSize::FOUR, BoardSize::SIX, BoardSize::new(10).unwrap()] {
+            for rules in [Rules::Othello, Rules::Reversi] {
+                for ai in ["random", "greedy", "alphabeta:2", "2"] {
+                    let mut c = Computer::new(ai.parse().unwrap(), 7);
+                    let mut pos = Position::start(size, rules);
+                    let mut plies = 0;
+                    while let Some(d) = c.choose(&pos, &stop, &mut |_| {}) {
+                        pos = pos.play(d.mv).unwrap();
+                        plies += 1;
+                        if plies > 12 && size.get() > 6 {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn greedy_takes_the_most_discs() {
+        let stop = AtomicBool::new(false);
+        let pos = Position::start(BoardSize::EIGHT, Rules::Othello);
+        let pos = reversi_core::parse_transcript("f5d6c3d3c4", pos)
+            .unwrap()
+            .current()
+            .clone();
+        let d = Computer::new(Ai::Greedy, 1)
+            .choose(&pos, &stop, &mut |_| {})
+            .unwrap();
+        let most = pos
+            .legal_moves()
+            .iter()
+            .map(|&sq| pos.flips(sq).unwrap().len())
+            .max()
+            .unwrap();
+        let Move::Play(sq) = d.mv else { panic!() };
+        assert_eq!(pos.flips(sq).unwrap().len(), most);
+    }
+
+    #[test]
+    fn top_level_plays_4x4_perfectly() {
+        // On 4x4 every level from 8 up solves the whole game; hints are exact.
+        let stop = AtomicBool::new(false);
+        let pos = Position::start(BoardSize::FOUR, Rules::Othello);
+        let h = hints(&pos, Level::new(8).unwrap(), &stop, &mut |_| {});
+        assert_eq!(h.len(), 4);
+        assert!(h.iter().all(|c| c.kind == ScoreKind::Exact));
+        // The four first moves are symmetric: one value.
+        assert!(h.iter().all(|c| c.score == h[0].score));
+    }
+}

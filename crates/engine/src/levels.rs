@@ -1,0 +1,127 @@
+//! Levels 1–60, in the manner of Edax and Egaroucid: each a midgame depth and the number of
+//! empty squares from which the endgame is solved exactly, with names for the terminal game.
+
+use std::fmt;
+
+/// A computer level, 1 (weakest searching level) to 60 (perfect play from 60 empties).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Level(u8);
+
+/// What a level searches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LevelSpec {
+    /// Midgame search depth in plies.
+    pub depth: u32,
+    /// From this many empty squares on, the endgame is solved exactly.
+    pub exact_empties: u32,
+    /// From this many empty squares on, the endgame is solved for win/loss/draw (at least
+    /// `exact_empties`).
+    pub wld_empties: u32,
+}
+
+impl Level {
+    pub const MIN: u8 = 1;
+    pub const MAX: u8 = 60;
+    /// The level of `reversi play --white ai`.
+    pub const DEFAULT: Level = Level(10);
+
+    /// The names of the terminal game, weakest first, with their levels.
+    pub const NAMED: [(&'static str, Level); 7] = [
+        ("beginner", Level(1)),
+        ("easy", Level(3)),
+        ("medium", Level(6)),
+        ("hard", Level(10)),
+        ("expert", Level(16)),
+        ("master", Level(24)),
+        ("perfect", Level(60)),
+    ];
+
+    /// The level `n`, if within 1..=60.
+    #[must_use]
+    pub fn new(n: u8) -> Option<Level> {
+        (Self::MIN..=Self::MAX).contains(&n).then_some(Level(n))
+    }
+
+    #[must_use]
+    pub const fn get(self) -> u8 {
+        self.0
+    }
+
+    /// A level by number or name (`12`, `hard`).
+    #[must_use]
+    pub fn parse(text: &str) -> Option<Level> {
+        let t = text.trim().to_ascii_lowercase();
+        if let Ok(n) = t.parse::<u8>() {
+            return Level::new(n);
+        }
+        Self::NAMED
+            .iter()
+            .find(|(name, _)| *name == t)
+            .map(|&(_, l)| l)
+    }
+
+    /// The name of this level, if it has one.
+    #[must_use]
+    pub fn name(self) -> Option<&'static str> {
+        Self::NAMED
+            .iter()
+            .find(|(_, l)| *l == self)
+            .map(|&(n, _)| n)
+    }
+
+    /// The depths this level searches to.
+    #[must_use]
+    pub fn spec(self) -> LevelSpec {
+        let n = u32::from(self.0);
+        let exact = match n {
+            1..=10 => 2 * n,
+            11..=20 => 20 + (n - 10) * 4 / 5,
+            21..=59 => 28 + (n - 20) / 4,
+            _ => 60,
+        };
+        let wld = if n == 60 {
+            60
+        } else if n >= 10 {
+            exact + 2
+        } else {
+            exact
+        };
+        LevelSpec {
+            depth: n,
+            exact_empties: exact,
+            wld_empties: wld,
+        }
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.name() {
+            Some(name) => write!(f, "level {} ({name})", self.0),
+            None => write!(f, "level {}", self.0),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_parse_and_grow() {
+        assert_eq!(Level::parse("hard"), Some(Level::DEFAULT));
+        assert_eq!(Level::parse(" 12 "), Level::new(12));
+        assert_eq!(Level::parse("0"), None);
+        assert_eq!(Level::parse("61"), None);
+        assert_eq!(Level::parse("godlike"), None);
+        let mut last = Level(1).spec();
+        for n in 2..=60 {
+            let s = Level(n).spec();
+            assert!(s.depth > last.depth);
+            assert!(s.exact_empties >= last.exact_empties);
+            assert!(s.wld_empties >= s.exact_empties);
+            last = s;
+        }
+        assert_eq!(Level(60).spec().exact_empties, 60);
+    }
+}
