@@ -1,0 +1,99 @@
+//! What can go wrong with the game database, naming the file or game concerned.
+
+use std::fmt;
+use std::path::PathBuf;
+
+use crate::GameId;
+
+/// Why a store operation failed.
+#[derive(Debug)]
+pub enum StoreError {
+    /// The file or its folder could not be read or created.
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// The file exists but is not an SQLite database. It is left untouched.
+    NotADatabase { path: PathBuf },
+    /// An SQLite database of some other program: tables but not ours. It is left untouched.
+    Foreign { path: PathBuf, tables: Vec<String> },
+    /// Our database, written by a newer version of this program. It is left untouched.
+    TooNew {
+        path: PathBuf,
+        version: i64,
+        known: i64,
+    },
+    /// SQLite reported an error (a damaged file, a full disk, a locked database, …).
+    Sqlite {
+        path: PathBuf,
+        source: rusqlite::Error,
+    },
+    /// No game has this id.
+    NoSuchGame(GameId),
+    /// Moves were added to, or an end recorded for, a game that has already ended.
+    NotInProgress(GameId),
+    /// A move that is not legal where it would be played; nothing is written.
+    IllegalMove {
+        game: GameId,
+        /// 0-based ply the move would have.
+        ply: usize,
+        reason: reversi_core::IllegalMove,
+    },
+    /// A game of an import that cannot be stored; the import is rolled back.
+    Rejected {
+        /// 0-based index of the game in the import.
+        index: usize,
+        reason: String,
+    },
+    /// A stored game does not read back (a value out of range, an illegal move).
+    Corrupt { game: GameId, reason: String },
+}
+
+impl fmt::Display for StoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StoreError::Io { path, source } => write!(f, "{}: {source}", path.display()),
+            StoreError::NotADatabase { path } => write!(
+                f,
+                "{}: not an SQLite database (left untouched; pass another --db path)",
+                path.display()
+            ),
+            StoreError::Foreign { path, tables } => write!(
+                f,
+                "{}: an SQLite database of another program (tables: {}); left untouched",
+                path.display(),
+                tables.join(", ")
+            ),
+            StoreError::TooNew {
+                path,
+                version,
+                known,
+            } => write!(
+                f,
+                "{}: schema version {version} is newer than this program knows ({known}); \
+                 left untouched, upgrade reversi to open it",
+                path.display()
+            ),
+            StoreError::Sqlite { path, source } => write!(f, "{}: {source}", path.display()),
+            StoreError::NoSuchGame(id) => write!(f, "no game with id {id}"),
+            StoreError::NotInProgress(id) => write!(f, "game {id} has already ended"),
+            StoreError::IllegalMove { game, ply, reason } => {
+                write!(f, "game {game} move {}: {reason}", ply + 1)
+            }
+            StoreError::Rejected { index, reason } => {
+                write!(f, "game {} of the import: {reason}", index + 1)
+            }
+            StoreError::Corrupt { game, reason } => write!(f, "game {game} is damaged: {reason}"),
+        }
+    }
+}
+
+impl std::error::Error for StoreError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            StoreError::Io { source, .. } => Some(source),
+            StoreError::Sqlite { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,104 @@
+//! Bulk import: many games in one transaction, each checked by replay, duplicates skipped.
+
+use reversi_core::Move;
+use rusqlite::params;
+
+use crate::codec::{move_to_column, outcome_to_text};
+use crate::store::{checked_start, dedup_hash, in_transaction, LoadError};
+use crate::{GameId, ImportGame, ImportReport, Store, StoreError};
+
+impl Store {
+    /// Adds `games` in one transaction: all of them or, on any error, none. A game already in
+    /// the database (same size, rule, start, moves, players, date and event), or earlier in
+    /// `games`, is skipped. `progress` is called now and then with the number of games done.
+    ///
+    /// # Errors
+    /// [`StoreError::Rejected`] naming the first game (by index in `games`) whose moves do
+    /// not replay or whose start does not fit its board, or an SQLite error.
+    pub fn import_games(
+        &mut self,
+        games: &[ImportGame],
+        progress: &mut dyn FnMut(usize),
+    ) -> Result<ImportReport, StoreError> {
+        in_transaction(self, |tx| {
+            let mut report = ImportReport::default();
+            let mut insert_game = tx.prepare_cached(
+                "INSERT INTO games (board_size, rules, start_position, black_name, black_kind, \
+                 black_level, white_name, white_kind, white_level, started_at, ended_at, \
+                 status, result, black_score, white_score, event, source, move_count, \
+                 dedup_hash) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, \
+                 ?16, ?17, ?18, ?19) ON CONFLICT (dedup_hash) DO NOTHING",
+            )?;
+            let mut insert_move = tx.prepare_cached(
+                "INSERT INTO moves (game_id, ply, square, time_ms, eval) \
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+            )?;
+            for (index, g) in games.iter().enumerate() {
+                let rejected =
+                    |reason: String| LoadError::Store(StoreError::Rejected { index, reason });
+                let start = checked_start(&g.game, GameId(0)).map_err(|e| match e {
+                    StoreError::Corrupt { reason, .. } => rejected(reason),
+                    other => LoadError::Store(other),
+                })?;
+                let mut pos = g.game.start_position();
+                for (ply, m) in g.moves.iter().enumerate() {
+                    pos = pos
+                        .play(m.mv)
+                        .map_err(|e| rejected(format!("move {} ({}): {e}", ply + 1, m.mv)))?;
+                }
+                let moves: Vec<Move> = g.moves.iter().map(|m| m.mv).collect();
+                let hash = dedup_hash(
+                    g.game.size,
+                    g.game.rules,
+                    g.game.start.as_ref(),
+                    &moves,
+                    (&g.game.black, &g.game.white),
+                    g.game.started_at.as_deref(),
+                    g.event.as_deref(),
+                );
+                let added = insert_game.execute(params![
+                    g.game.size.get(),
+                    g.game.rules.name(),
+                    start,
+                    g.game.black.name,
+                    g.game.black.kind.name(),
+                    g.game.black.level,
+                    g.game.white.name,
+                    g.game.white.kind.name(),
+                    g.game.white.level,
+                    g.game.started_at,
+                    g.ended_at,
+                    g.status.name(),
+                    g.result.map(outcome_to_text),
+                    g.score.map(|s| s.black),
+                    g.score.map(|s| s.white),
+                    g.event,
+                    g.source,
+                    g.moves.len() as i64,
+                    &hash[..],
+                ])?;
+                if added == 0 {
+                    report.skipped += 1;
+                } else {
+                    report.added += 1;
+                    let id = tx.last_insert_rowid();
+                    for (ply, m) in g.moves.iter().enumerate() {
+                        insert_move.execute(params![
+                            id,
+                            ply as i64,
+                            move_to_column(m.mv, g.game.size),
+                            m.time_ms.map(|t| i64::try_from(t).unwrap_or(i64::MAX)),
+                            m.eval.filter(|e| e.is_finite()),
+                        ])?;
+                    }
+                }
+                if index % 256 == 255 {
+                    progress(index + 1);
+                }
+            }
+            progress(games.len());
+            Ok(report)
+        })
+    }
+}

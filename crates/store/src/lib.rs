@@ -1,0 +1,29 @@
+//! Game history: a SQLite database of played and imported games, their moves with times and
+//! evaluations, and the numbered migrations of its schema.
+//!
+//! A play loop creates a game, appends each move as it is made (one transaction each, so a
+//! crash loses at most the move under way), then finishes or abandons it; `load_game` replays
+//! a stored game into a [`reversi_core::Game`] to show or resume it. Imports add many games in
+//! one transaction and skip the ones already stored.
+//!
+//! The database is `$XDG_DATA_HOME/reversi/games.sqlite3` by default ([`default_path`]); a
+//! file that is not ours is refused, never overwritten.
+
+mod clock;
+mod codec;
+mod error;
+mod import;
+mod model;
+mod paths;
+mod schema;
+mod store;
+
+pub use clock::{format_utc, now_utc};
+pub use error::StoreError;
+pub use model::{
+    GameFilter, GameId, GameInfo, ImportGame, ImportReport, MoveRecord, NewGame, ParseGameIdError,
+    ParseStatusError, Player, PlayerKind, Status, StoredGame,
+};
+pub use paths::default_path;
+pub use schema::SCHEMA_VERSION;
+pub use store::Store;

@@ -1,0 +1,309 @@
+//! The records the store takes and gives: players, games, moves, filters and import results.
+
+use std::fmt;
+use std::str::FromStr;
+
+use reversi_core::{BoardSize, Game, Move, Outcome, Position, Rules, Score};
+
+/// A game's id in the database.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct GameId(pub i64);
+
+impl fmt::Display for GameId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// An id that is not a whole number.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseGameIdError(pub String);
+
+impl fmt::Display for ParseGameIdError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?} is not a game id (a whole number)", self.0)
+    }
+}
+
+impl std::error::Error for ParseGameIdError {}
+
+impl FromStr for GameId {
+    type Err = ParseGameIdError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        s.trim()
+            .parse()
+            .map(GameId)
+            .map_err(|_| ParseGameIdError(s.to_string()))
+    }
+}
+
+/// Who plays a side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PlayerKind {
+    Human,
+    Computer,
+}
+
+impl PlayerKind {
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            PlayerKind::Human => "human",
+            PlayerKind::Computer => "computer",
+        }
+    }
+}
+
+/// One side of a game.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Player {
+    pub name: String,
+    pub kind: PlayerKind,
+    /// The computer's level as the program names it (`"5"`, `"perfect"`); `None` for people.
+    pub level: Option<String>,
+}
+
+impl Player {
+    /// A person.
+    #[must_use]
+    pub fn human(name: &str) -> Player {
+        Player {
+            name: name.to_string(),
+            kind: PlayerKind::Human,
+            level: None,
+        }
+    }
+
+    /// The computer at `level`.
+    #[must_use]
+    pub fn computer(name: &str, level: &str) -> Player {
+        Player {
+            name: name.to_string(),
+            kind: PlayerKind::Computer,
+            level: Some(level.to_string()),
+        }
+    }
+}
+
+/// Where a game stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Status {
+    InProgress,
+    Finished,
+    Abandoned,
+}
+
+/// A status name other than `in_progress`, `finished`, `abandoned`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseStatusError(pub String);
+
+impl fmt::Display for ParseStatusError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown status {:?}: expected in_progress, finished or abandoned",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for ParseStatusError {}
+
+impl Status {
+    /// `"in_progress"`, `"finished"` or `"abandoned"`, as stored.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Status::InProgress => "in_progress",
+            Status::Finished => "finished",
+            Status::Abandoned => "abandoned",
+        }
+    }
+}
+
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Status {
+    type Err = ParseStatusError;
+    /// Accepts the stored names, with `-` for `_` (`in-progress`).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.trim().to_ascii_lowercase().replace('-', "_").as_str() {
+            "in_progress" => Ok(Status::InProgress),
+            "finished" => Ok(Status::Finished),
+            "abandoned" => Ok(Status::Abandoned),
+            _ => Err(ParseStatusError(s.to_string())),
+        }
+    }
+}
+
+/// A game about to be played, for [`crate::Store::create_game`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewGame {
+    pub size: BoardSize,
+    pub rules: Rules,
+    /// A set-up start; `None` for the standard start of `size` and `rules`.
+    pub start: Option<Position>,
+    pub black: Player,
+    pub white: Player,
+    /// When the game began; `None` for now.
+    pub started_at: Option<String>,
+}
+
+impl NewGame {
+    /// A game from the standard start, beginning now.
+    #[must_use]
+    pub fn standard(size: BoardSize, rules: Rules, black: Player, white: Player) -> NewGame {
+        NewGame {
+            size,
+            rules,
+            start: None,
+            black,
+            white,
+            started_at: None,
+        }
+    }
+
+    /// The position the game starts from.
+    #[must_use]
+    pub fn start_position(&self) -> Position {
+        self.start
+            .clone()
+            .unwrap_or_else(|| Position::start(self.size, self.rules))
+    }
+}
+
+/// One move as stored: the move, the time taken and the mover's evaluation.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MoveRecord {
+    pub mv: Move,
+    /// Thinking time in milliseconds, where measured.
+    pub time_ms: Option<u64>,
+    /// The computer's evaluation in discs for the side that moved, where it has one.
+    pub eval: Option<f64>,
+}
+
+impl MoveRecord {
+    /// A move with no time or evaluation.
+    #[must_use]
+    pub const fn bare(mv: Move) -> MoveRecord {
+        MoveRecord {
+            mv,
+            time_ms: None,
+            eval: None,
+        }
+    }
+}
+
+/// What the database knows about a game, without its moves.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GameInfo {
+    pub id: GameId,
+    pub size: BoardSize,
+    pub rules: Rules,
+    /// The set-up start, or `None` for the standard one.
+    pub start: Option<Position>,
+    pub black: Player,
+    pub white: Player,
+    pub started_at: Option<String>,
+    pub ended_at: Option<String>,
+    pub status: Status,
+    /// The winner, once known.
+    pub result: Option<Outcome>,
+    /// The final disc counts, once known (empty squares to the winner).
+    pub score: Option<Score>,
+    /// The tournament or place, for imported games that name one.
+    pub event: Option<String>,
+    /// The file an imported game came from.
+    pub source: Option<String>,
+    /// Moves stored, passes included.
+    pub move_count: usize,
+}
+
+impl GameInfo {
+    /// The position the game starts from.
+    #[must_use]
+    pub fn start_position(&self) -> Position {
+        self.start
+            .clone()
+            .unwrap_or_else(|| Position::start(self.size, self.rules))
+    }
+}
+
+/// A stored game with its moves, replayed.
+#[derive(Debug, Clone)]
+pub struct StoredGame {
+    pub info: GameInfo,
+    /// The moves with their times and evaluations, in order.
+    pub moves: Vec<MoveRecord>,
+    /// The game replayed from its start: `game.current()` is the position to resume from.
+    pub game: Game,
+}
+
+/// Which games [`crate::Store::list_games`] returns, newest first.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct GameFilter {
+    /// At most this many; `None` for all.
+    pub limit: Option<usize>,
+    /// Games where either player's name contains this text (ASCII case-insensitive).
+    pub player: Option<String>,
+    pub status: Option<Status>,
+}
+
+/// A finished or unfinished game from another source, for [`crate::Store::import_games`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct ImportGame {
+    pub game: NewGame,
+    pub moves: Vec<MoveRecord>,
+    pub status: Status,
+    pub ended_at: Option<String>,
+    pub result: Option<Outcome>,
+    pub score: Option<Score>,
+    pub event: Option<String>,
+    /// Where it came from, e.g. `WTH_2001.wtb` or `games.ggf`.
+    pub source: Option<String>,
+}
+
+impl ImportGame {
+    /// An imported `game` between `black` and `white`: finished with its final score when the
+    /// game is over, otherwise [`Status::Finished`] with `declared` as the score if the source
+    /// gives one (a game adjudicated early), else [`Status::Abandoned`].
+    #[must_use]
+    pub fn from_game(game: &Game, black: Player, white: Player, declared: Option<Score>) -> Self {
+        let start = game.start();
+        let standard = Position::start(start.size(), start.rules());
+        let score = game.score().or(declared);
+        ImportGame {
+            game: NewGame {
+                size: start.size(),
+                rules: start.rules(),
+                start: (*start != standard).then(|| start.clone()),
+                black,
+                white,
+                started_at: None,
+            },
+            moves: game.moves().iter().map(|&m| MoveRecord::bare(m)).collect(),
+            status: if score.is_some() {
+                Status::Finished
+            } else {
+                Status::Abandoned
+            },
+            ended_at: None,
+            result: score.map(Score::outcome),
+            score,
+            event: None,
+            source: None,
+        }
+    }
+}
+
+/// How an import went.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ImportReport {
+    pub added: usize,
+    /// Games already in the database (or earlier in the same import).
+    pub skipped: usize,
+}
