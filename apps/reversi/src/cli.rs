@@ -1,7 +1,11 @@
 //! Command-line arguments.
 
-use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
 use reversi_core::{BoardSize, Rules};
+
+use crate::player::Player;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -16,6 +20,9 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Play a game: full-screen in a terminal, or as plain text with --plain or from a pipe.
+    #[command(after_help = crate::player::levels_help())]
+    Play(PlayArgs),
     /// Count the leaves of the game tree to each depth (move-generation proof and speed).
     ///
     /// A pass counts as one ply and a game that ends early counts as one leaf (Aart Bik's
@@ -39,10 +46,51 @@ pub enum Command {
 
 #[derive(Debug, Subcommand)]
 pub enum BenchCommand {
+    /// The classic algorithms on the same positions: states explored, time, and a check that
+    /// all of them find the same value.
+    Algorithms {
+        /// Deepest search depth (every depth from 1 is measured).
+        #[arg(long, default_value_t = 5)]
+        depth: u32,
+        /// How many positions.
+        #[arg(long, default_value_t = 10)]
+        positions: usize,
+        /// Board size; 8x8 takes XOT openings, other sizes a fixed random walk from the start.
+        #[arg(long, default_value = "8")]
+        size: BoardSize,
+        /// XOT openings file for 8x8 [default: $REVERSI_DATA/xot-large.txt, or
+        /// ../shared/data/xot-large.txt]
+        #[arg(long)]
+        openings: Option<PathBuf>,
+    },
     /// Perft and move-generation speed on 8x8, scalar and SIMD code side by side.
     Perft {
         /// Perft depth from the start position.
         #[arg(long, default_value_t = 11)]
         depth: u32,
     },
+}
+
+/// `reversi play` options.
+#[derive(Debug, Args)]
+pub struct PlayArgs {
+    /// Board size: an even number from 4 to 16.
+    #[arg(long, default_value = "8")]
+    pub size: BoardSize,
+    /// Start rule: othello (four-disc start) or reversi (empty board, centre placement).
+    #[arg(long, default_value = "othello")]
+    pub rules: Rules,
+    /// Who plays Black, who moves first: human, ai, ai:LEVEL, ai:ALGORITHM:DEPTH (see below).
+    #[arg(long, default_value = "human")]
+    pub black: Player,
+    /// Who plays White.
+    #[arg(long, default_value = "ai")]
+    pub white: Player,
+    /// Plain text on standard input and output instead of the full-screen board (automatic
+    /// when standard input or output is not a terminal).
+    #[arg(long)]
+    pub plain: bool,
+    /// Seed of the computer players' random choices [default: from the clock].
+    #[arg(long)]
+    pub seed: Option<u64>,
 }

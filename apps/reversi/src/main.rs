@@ -2,6 +2,10 @@
 
 mod cli;
 mod commands;
+mod plain;
+mod player;
+mod session;
+mod tui;
 
 use clap::Parser;
 

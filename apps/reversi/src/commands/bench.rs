@@ -1,5 +1,7 @@
 //! `reversi bench …`: speed figures for the engine's hot paths.
 
+pub mod algorithms;
+
 use std::process::ExitCode;
 use std::time::Instant;
 

@@ -1,0 +1,483 @@
+//! A game being played, independent of any screen: the settings, the players, the game with
+//! its undo/redo stacks, whose turn it is and the result. The terminal UI and plain mode both
+//! drive a [`Session`]; every move played reaches the game through [`Session::commit`].
+
+use std::fmt;
+use std::sync::atomic::AtomicBool;
+
+use reversi_core::{BoardSize, Color, Game, IllegalMove, Move, Position, Rules, Score, Square};
+use reversi_engine::ai::{Computer, Decision, Thinking};
+
+use crate::player::Player;
+
+/// What a new game is played with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Settings {
+    pub size: BoardSize,
+    pub rules: Rules,
+    pub black: Player,
+    pub white: Player,
+    /// Drives the computer players' random choices; the same seed replays the same game.
+    pub seed: u64,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            size: BoardSize::EIGHT,
+            rules: Rules::Othello,
+            black: Player::Human,
+            white: Player::Computer(reversi_engine::ai::Ai::default()),
+            seed: 1,
+        }
+    }
+}
+
+impl Settings {
+    #[must_use]
+    pub fn player(&self, color: Color) -> Player {
+        match color {
+            Color::Black => self.black,
+            Color::White => self.white,
+        }
+    }
+
+    /// The same game with the sides' players swapped (for a return game).
+    #[must_use]
+    pub fn swapped(&self) -> Settings {
+        Settings {
+            black: self.white,
+            white: self.black,
+            seed: self.seed.wrapping_add(1),
+            ..*self
+        }
+    }
+}
+
+/// Why a move was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PlayError {
+    /// The side to move is played by the computer.
+    NotYourTurn(Color),
+    Illegal(IllegalMove),
+}
+
+impl fmt::Display for PlayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlayError::NotYourTurn(c) => write!(f, "it is {c}'s turn, and the computer plays {c}"),
+            PlayError::Illegal(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for PlayError {}
+
+impl From<IllegalMove> for PlayError {
+    fn from(e: IllegalMove) -> Self {
+        PlayError::Illegal(e)
+    }
+}
+
+/// The last move played: who played it, where, and the discs it flipped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LastMove {
+    pub color: Color,
+    pub mv: Move,
+    pub flipped: Vec<Square>,
+}
+
+/// A computer's turn, ready to be thought about on any thread.
+#[derive(Debug, Clone)]
+pub struct ComputerTurn {
+    pub color: Color,
+    pub position: Position,
+    /// Moves played before this turn; [`Session::play_computer`] refuses a decision made for
+    /// another ply.
+    pub ply: usize,
+    computer: Computer,
+}
+
+impl ComputerTurn {
+    /// Thinks until decided or stopped (then with the best move found so far).
+    pub fn run(
+        mut self,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&Thinking),
+    ) -> Option<Decision> {
+        self.computer.choose(&self.position, stop, progress)
+    }
+}
+
+/// A game in progress with its players and undo/redo stacks.
+#[derive(Debug, Clone)]
+pub struct Session {
+    settings: Settings,
+    game: Game,
+    /// Moves taken back, the next one to redo last.
+    redo: Vec<Move>,
+}
+
+impl Session {
+    #[must_use]
+    pub fn new(settings: Settings) -> Session {
+        Session {
+            game: Game::new(Position::start(settings.size, settings.rules)),
+            settings,
+            redo: Vec::new(),
+        }
+    }
+
+    #[must_use]
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// The game so far (start position and moves, passes included).
+    #[must_use]
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    #[must_use]
+    pub fn position(&self) -> &Position {
+        self.game.current()
+    }
+
+    #[must_use]
+    pub fn player(&self, color: Color) -> Player {
+        self.settings.player(color)
+    }
+
+    /// The side to move, or `None` once the game is over.
+    #[must_use]
+    pub fn to_move(&self) -> Option<Color> {
+        (!self.game.is_over()).then(|| self.position().turn())
+    }
+
+    /// Whether a person is to choose a square now (not a forced pass, not the game's end).
+    #[must_use]
+    pub fn is_human_turn(&self) -> bool {
+        self.is_human_decision(self.position())
+    }
+
+    /// Whether the side to move has no legal square and must pass (the game goes on).
+    #[must_use]
+    pub fn must_pass(&self) -> bool {
+        self.position().must_pass()
+    }
+
+    #[must_use]
+    pub fn is_over(&self) -> bool {
+        self.game.is_over()
+    }
+
+    /// The final score (empty squares to the winner), once the game is over.
+    #[must_use]
+    pub fn result(&self) -> Option<Score> {
+        self.game.score()
+    }
+
+    /// The computer's turn to think about, when a computer is to choose a square now.
+    #[must_use]
+    pub fn computer_turn(&self) -> Option<ComputerTurn> {
+        let pos = self.position();
+        let ai = self.player(pos.turn()).ai()?;
+        if !pos.has_legal_move() {
+            return None;
+        }
+        let ply = self.game.moves().len();
+        // A fresh generator per ply: the same position after undo/redo gets the same move.
+        let seed = self
+            .settings
+            .seed
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            .wrapping_add(ply as u64 + 1);
+        Some(ComputerTurn {
+            color: pos.turn(),
+            position: pos.clone(),
+            ply,
+            computer: Computer::new(ai, seed),
+        })
+    }
+
+    /// A person plays `sq` for the side to move.
+    ///
+    /// # Errors
+    /// When the computer plays the side to move, or the move is illegal (the game is unchanged).
+    pub fn play(&mut self, sq: Square) -> Result<(), PlayError> {
+        let turn = self.position().turn();
+        if !self.player(turn).is_human() {
+            return Err(PlayError::NotYourTurn(turn));
+        }
+        self.commit(Move::Play(sq))?;
+        self.redo.clear();
+        Ok(())
+    }
+
+    /// Plays the computer's decision for the turn made at `ply`.
+    ///
+    /// # Errors
+    /// When the game has moved on since (`ply` is stale) or the move is illegal.
+    pub fn play_computer(&mut self, ply: usize, mv: Move) -> Result<(), PlayError> {
+        let turn = self.position().turn();
+        if ply != self.game.moves().len() || self.player(turn).is_human() {
+            return Err(PlayError::NotYourTurn(turn));
+        }
+        self.commit(mv)?;
+        self.redo.clear();
+        Ok(())
+    }
+
+    /// Passes for the side to move, which must have no legal square (whoever plays it).
+    ///
+    /// # Errors
+    /// When the side to move has a legal square, or the game is over.
+    pub fn pass(&mut self) -> Result<(), IllegalMove> {
+        self.commit(Move::Pass)?;
+        // A forced pass changes nothing that a redo would replay differently.
+        if self.redo.last() == Some(&Move::Pass) {
+            self.redo.pop();
+        } else {
+            self.redo.clear();
+        }
+        Ok(())
+    }
+
+    /// Every move reaches the game here: the one place to watch the game grow.
+    fn commit(&mut self, mv: Move) -> Result<(), IllegalMove> {
+        self.game.play(mv)
+    }
+
+    fn is_human_decision(&self, pos: &Position) -> bool {
+        self.player(pos.turn()).is_human() && pos.has_legal_move()
+    }
+
+    fn has_human(&self) -> bool {
+        self.settings.black.is_human() || self.settings.white.is_human()
+    }
+
+    /// How many moves to keep to take back to the previous decision of a person (against the
+    /// computer, the person's previous turn), or one move when only computers play.
+    fn undo_target(&self) -> Option<usize> {
+        let n = self.game.moves().len();
+        if !self.has_human() {
+            return n.checked_sub(1);
+        }
+        let positions = self.game.positions();
+        (0..n)
+            .rev()
+            .find(|&k| self.is_human_decision(&positions[k]))
+    }
+
+    #[must_use]
+    pub fn can_undo(&self) -> bool {
+        self.undo_target().is_some()
+    }
+
+    #[must_use]
+    pub fn can_redo(&self) -> bool {
+        !self.redo.is_empty()
+    }
+
+    /// Takes moves back to the previous turn of a person (the computer's replies and forced
+    /// passes with it). Returns the number of moves taken back (0 when there is none).
+    pub fn undo(&mut self) -> usize {
+        let Some(keep) = self.undo_target() else {
+            return 0;
+        };
+        let mut taken = 0;
+        while self.game.moves().len() > keep {
+            let Some(mv) = self.game.undo() else { break };
+            self.redo.push(mv);
+            taken += 1;
+        }
+        taken
+    }
+
+    /// Replays what the last undo took back, up to the next turn of a person. Returns the
+    /// number of moves replayed.
+    pub fn redo(&mut self) -> usize {
+        let mut replayed = 0;
+        while let Some(mv) = self.redo.pop() {
+            if self.commit(mv).is_err() {
+                // The stack no longer fits the game: drop it.
+                self.redo.clear();
+                break;
+            }
+            replayed += 1;
+            if !self.has_human() || self.is_human_turn() || self.is_over() {
+                break;
+            }
+        }
+        replayed
+    }
+
+    /// The last move with the discs it flipped.
+    #[must_use]
+    pub fn last_move(&self) -> Option<LastMove> {
+        let &mv = self.game.moves().last()?;
+        let positions = self.game.positions();
+        let before = &positions[positions.len() - 2];
+        let after = self.position();
+        let flipped = before
+            .squares()
+            .filter(|&s| {
+                Move::Play(s) != mv && before.get(s).is_some() && before.get(s) != after.get(s)
+            })
+            .collect();
+        Some(LastMove {
+            color: before.turn(),
+            mv,
+            flipped,
+        })
+    }
+
+    /// A return game: the same board and rules with the players' colours swapped.
+    #[must_use]
+    pub fn rematch(&self) -> Session {
+        Session::new(self.settings.swapped())
+    }
+}
+
+/// The side's name with its player, e.g. `Black (you)` or `White (ai:hard)`.
+#[must_use]
+pub fn side_label(settings: &Settings, color: Color) -> String {
+    match settings.player(color) {
+        Player::Human if settings.black.is_human() && settings.white.is_human() => {
+            color.to_string()
+        }
+        Player::Human => format!("{color} (you)"),
+        p => format!("{color} ({p})"),
+    }
+}
+
+/// The result in words with the score, e.g. `Black wins 40-24`.
+#[must_use]
+pub fn result_line(score: Score) -> String {
+    match score.outcome() {
+        reversi_core::Outcome::Win(c) => format!("{c} wins {score}"),
+        reversi_core::Outcome::Draw => format!("Draw {score}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use reversi_engine::ai::Ai;
+
+    fn settings(black: &str, white: &str, size: u8) -> Settings {
+        Settings {
+            size: BoardSize::new(size).unwrap(),
+            rules: Rules::Othello,
+            black: black.parse().unwrap(),
+            white: white.parse().unwrap(),
+            seed: 3,
+        }
+    }
+
+    fn sq(s: &Session, name: &str) -> Square {
+        s.position().parse_square(name).unwrap()
+    }
+
+    fn computer_moves(s: &mut Session) {
+        let stop = AtomicBool::new(false);
+        while let Some(turn) = s.computer_turn() {
+            let ply = turn.ply;
+            let d = turn.run(&stop, &mut |_| {}).unwrap();
+            s.play_computer(ply, d.mv).unwrap();
+        }
+    }
+
+    #[test]
+    fn undo_goes_back_to_the_persons_previous_turn() {
+        let mut s = Session::new(settings("human", "ai:greedy", 8));
+        assert!(!s.can_undo());
+        s.play(sq(&s, "f5")).unwrap();
+        computer_moves(&mut s);
+        assert_eq!(s.game().moves().len(), 2);
+        let after_reply = s.position().clone();
+        assert!(s.is_human_turn());
+        assert_eq!(s.undo(), 2);
+        assert_eq!(s.game().moves().len(), 0);
+        assert!(s.can_redo());
+        assert_eq!(s.redo(), 2);
+        assert_eq!(s.position(), &after_reply);
+        // A new move forgets what could be redone.
+        s.undo();
+        s.play(sq(&s, "e6")).unwrap();
+        assert!(!s.can_redo());
+    }
+
+    #[test]
+    fn undo_while_the_computer_is_to_move_takes_back_the_persons_move() {
+        let mut s = Session::new(settings("human", "ai:greedy", 8));
+        s.play(sq(&s, "f5")).unwrap();
+        assert!(s.computer_turn().is_some());
+        assert_eq!(s.undo(), 1);
+        assert!(s.is_human_turn());
+    }
+
+    #[test]
+    fn the_computer_cannot_be_played_for_and_stale_decisions_are_refused() {
+        let mut s = Session::new(settings("ai:greedy", "human", 8));
+        let f5 = sq(&s, "f5");
+        assert_eq!(s.play(f5), Err(PlayError::NotYourTurn(Color::Black)));
+        let turn = s.computer_turn().unwrap();
+        assert_eq!(
+            s.play_computer(turn.ply + 1, Move::Play(f5)),
+            Err(PlayError::NotYourTurn(Color::Black))
+        );
+        s.play_computer(turn.ply, Move::Play(f5)).unwrap();
+        // Black's first move cannot be taken back: the person never had a turn before it.
+        assert!(!s.can_undo());
+        let e = s.play(sq(&s, "a1")).unwrap_err();
+        assert_eq!(e.to_string(), "a1 flips no disc");
+    }
+
+    #[test]
+    fn last_move_lists_the_flipped_discs() {
+        let mut s = Session::new(settings("human", "human", 8));
+        assert!(s.last_move().is_none());
+        s.play(sq(&s, "f5")).unwrap();
+        let last = s.last_move().unwrap();
+        assert_eq!(last.color, Color::Black);
+        assert_eq!(last.mv, Move::Play(sq(&s, "f5")));
+        assert_eq!(last.flipped, vec![sq(&s, "e5")]);
+    }
+
+    #[test]
+    fn computers_play_a_whole_game_and_the_result_is_scored() {
+        let mut s = Session::new(settings("ai:greedy", "ai:random", 6));
+        let stop = AtomicBool::new(false);
+        while !s.is_over() {
+            if s.must_pass() {
+                s.pass().unwrap();
+                continue;
+            }
+            let turn = s.computer_turn().unwrap();
+            let ply = turn.ply;
+            let d = turn.run(&stop, &mut |_| {}).unwrap();
+            s.play_computer(ply, d.mv).unwrap();
+        }
+        let score = s.result().unwrap();
+        assert_eq!(u32::from(score.black + score.white), 36);
+        assert!(s.computer_turn().is_none());
+        // With only computers, undo takes back one move at a time.
+        let n = s.game().moves().len();
+        assert_eq!(s.undo(), 1);
+        assert_eq!(s.game().moves().len(), n - 1);
+    }
+
+    #[test]
+    fn rematch_swaps_colours() {
+        let s = Session::new(settings("human", "ai:greedy", 4));
+        let r = s.rematch();
+        assert_eq!(r.settings().black, Player::Computer(Ai::Greedy));
+        assert_eq!(r.settings().white, Player::Human);
+        assert_eq!(r.settings().size, BoardSize::FOUR);
+        assert_eq!(side_label(r.settings(), Color::White), "White (you)");
+        assert_eq!(side_label(r.settings(), Color::Black), "Black (ai:greedy)");
+    }
+}

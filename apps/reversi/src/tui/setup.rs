@@ -1,0 +1,160 @@
+//! The new-game screen: board size, start rule, and who plays each side (a person or a
+//! computer at some level).
+
+use crossterm::event::{KeyCode, KeyEvent};
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::Line;
+use ratatui::widgets::{Paragraph, Widget};
+use reversi_core::{BoardSize, Rules};
+use reversi_engine::ai::Ai;
+use reversi_engine::levels::Level;
+
+use super::theme::Theme;
+use crate::player::Player;
+use crate::session::Settings;
+
+/// The players offered: a person, each named level, then greedy and random.
+#[must_use]
+pub fn player_choices() -> Vec<Player> {
+    let mut out = vec![Player::Human];
+    out.extend(
+        Level::NAMED
+            .iter()
+            .map(|&(_, level)| Player::Computer(Ai::Level(level))),
+    );
+    out.push(Player::Computer(Ai::Greedy));
+    out.push(Player::Computer(Ai::Random));
+    out
+}
+
+const ROWS: usize = 5;
+const START_ROW: usize = 4;
+
+/// What the new-game screen asks for.
+#[derive(Debug, Clone)]
+pub struct Setup {
+    pub settings: Settings,
+    pub row: usize,
+}
+
+/// What a key on the new-game screen leads to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SetupAction {
+    Stay,
+    Start(Settings),
+    Back,
+}
+
+impl Setup {
+    #[must_use]
+    pub fn new(settings: Settings) -> Setup {
+        Setup {
+            settings,
+            row: START_ROW,
+        }
+    }
+
+    pub fn on_key(&mut self, key: KeyEvent) -> SetupAction {
+        match key.code {
+            KeyCode::Up | KeyCode::Char('k') => self.row = self.row.saturating_sub(1),
+            KeyCode::Down | KeyCode::Char('j') | KeyCode::Tab => {
+                self.row = (self.row + 1).min(ROWS - 1);
+            }
+            KeyCode::Left | KeyCode::Char('h') => self.change(-1),
+            KeyCode::Right | KeyCode::Char('l') => self.change(1),
+            KeyCode::Enter | KeyCode::Char(' ') => return SetupAction::Start(self.settings),
+            KeyCode::Esc | KeyCode::Char('q') => return SetupAction::Back,
+            _ => {}
+        }
+        SetupAction::Stay
+    }
+
+    fn change(&mut self, step: i32) {
+        let s = &mut self.settings;
+        match self.row {
+            0 => {
+                let sizes = BoardSize::ALL;
+                let i = sizes.iter().position(|&b| b == s.size).unwrap_or(2);
+                s.size = sizes[cycle(i, step, sizes.len())];
+            }
+            1 => {
+                s.rules = match s.rules {
+                    Rules::Othello => Rules::Reversi,
+                    Rules::Reversi => Rules::Othello,
+                };
+            }
+            2 | 3 => {
+                let choices = player_choices();
+                let current = if self.row == 2 { s.black } else { s.white };
+                let i = choices.iter().position(|&p| p == current).unwrap_or(0);
+                let next = choices[cycle(i, step, choices.len())];
+                if self.row == 2 {
+                    s.black = next;
+                } else {
+                    s.white = next;
+                }
+            }
+            _ => {}
+        }
+    }
+
+    pub fn render(&self, theme: Theme, area: Rect, buf: &mut Buffer) {
+        let s = &self.settings;
+        let rows = [
+            format!("Board size   ◀ {} ▶", s.size),
+            format!("Rules        ◀ {} ▶", s.rules),
+            format!("Black        ◀ {} ▶", describe(s.black)),
+            format!("White        ◀ {} ▶", describe(s.white)),
+            "Start the game".to_string(),
+        ];
+        let mut lines = vec![Line::styled("New game", theme.title()), Line::raw("")];
+        for (i, text) in rows.into_iter().enumerate() {
+            if i == self.row {
+                lines.push(Line::styled(format!("▶ {text}"), theme.selected()));
+            } else {
+                lines.push(Line::raw(format!("  {text}")));
+            }
+        }
+        lines.push(Line::raw(""));
+        lines.push(Line::raw(match s.rules {
+            Rules::Othello => "Othello: four discs in the centre to start.",
+            Rules::Reversi => "Reversi: an empty board; the first four discs go in the centre.",
+        }));
+        lines.push(Line::raw(""));
+        lines.push(Line::styled(
+            "↑↓ choose a line · ←→ change it · Enter start · Esc back",
+            theme.dim(),
+        ));
+        let inner = Rect {
+            x: area.x + 2,
+            y: area.y + 1,
+            width: area.width.saturating_sub(4),
+            height: area.height.saturating_sub(1),
+        };
+        Paragraph::new(lines).render(inner, buf);
+    }
+}
+
+fn cycle(i: usize, step: i32, len: usize) -> usize {
+    (i as i64 + i64::from(step)).rem_euclid(len as i64) as usize
+}
+
+/// A player with what its level searches, e.g. `computer, hard (depth 10, exact from 20)`.
+fn describe(p: Player) -> String {
+    match p {
+        Player::Human => "human".into(),
+        Player::Computer(Ai::Level(level)) => {
+            let spec = level.spec();
+            format!(
+                "computer, {} (depth {}, exact from {} empties)",
+                level
+                    .name()
+                    .map_or_else(|| level.get().to_string(), str::to_string),
+                spec.depth,
+                spec.exact_empties
+            )
+        }
+        Player::Computer(ai) => format!("computer, {ai}"),
+    }
+}

@@ -1,0 +1,86 @@
+//! `reversi bench algorithms` with tiny settings prints the table and agrees on the values.
+
+#![allow(clippy::unwrap_used)]
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn data_dir() -> PathBuf {
+    std::env::var_os("REVERSI_DATA").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"),
+        PathBuf::from,
+    )
+}
+
+fn bench(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .args(["bench", "algorithms"])
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// (algorithm, depth, states, ratio) of each table row.
+fn rows(out: &str) -> Vec<(String, u32, u64, String)> {
+    out.lines()
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            (f.len() == 5).then_some(())?;
+            Some((
+                f[0].to_string(),
+                f[1].parse().ok()?,
+                f[2].parse().ok()?,
+                f[4].to_string(),
+            ))
+        })
+        .collect()
+}
+
+fn check_table(out: &str, depth: u32) {
+    let rows = rows(out);
+    assert_eq!(rows.len(), 4 * depth as usize, "{out}");
+    for d in 1..=depth {
+        let at: Vec<_> = rows.iter().filter(|r| r.1 == d).collect();
+        let names: Vec<&str> = at.iter().map(|r| r.0.as_str()).collect();
+        assert_eq!(names, ["minimax", "alphabeta", "negascout", "negascout-tt"]);
+        assert_eq!(at[0].3, "1.000");
+        // Pruning never explores more than minimax.
+        assert!(at[1].2 <= at[0].2, "{out}");
+    }
+    assert!(out.contains("all algorithms found the same value"), "{out}");
+}
+
+#[test]
+fn xot_openings_on_8x8() {
+    let file = data_dir().join("xot-large.txt");
+    let (ok, out, err) = bench(&[
+        "--depth",
+        "3",
+        "--positions",
+        "2",
+        "--openings",
+        file.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.starts_with("2 positions on 8x8"), "{out}");
+    check_table(&out, 3);
+}
+
+#[test]
+fn random_walks_on_6x6() {
+    let (ok, out, err) = bench(&["--depth", "2", "--positions", "3", "--size", "6"]);
+    assert!(ok, "{err}");
+    check_table(&out, 2);
+}
+
+#[test]
+fn a_missing_openings_file_is_named() {
+    let (ok, _, err) = bench(&["--depth", "1", "--openings", "/nonexistent/xot.txt"]);
+    assert!(!ok);
+    assert!(err.contains("/nonexistent/xot.txt"), "{err}");
+}

@@ -1,0 +1,187 @@
+//! `reversi play --plain` end to end: whole games scripted through standard input of the real
+//! program, and the help and no-argument behaviour without a terminal.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+use std::sync::atomic::AtomicBool;
+
+use reversi_core::{BoardSize, Color, Move, Position, Rules, Score, Square};
+use reversi_engine::ai::{Ai, Computer};
+
+fn reversi(args: &[&str], stdin: &str) -> (bool, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Black's moves for a whole game against greedy White in which somebody passes, and the
+/// final score; found by playing the games out with the rules and the same greedy player.
+fn game_with_a_pass(size: BoardSize) -> (Vec<Square>, Score) {
+    fn go(pos: Position, passed: bool, line: &mut Vec<Square>) -> Option<Score> {
+        let stop = AtomicBool::new(false);
+        if pos.is_game_over() {
+            return passed.then(|| Score::of(&pos));
+        }
+        if pos.must_pass() {
+            return go(pos.play(Move::Pass).unwrap(), true, line);
+        }
+        if pos.turn() == Color::White {
+            let d = Computer::new(Ai::Greedy, 1)
+                .choose(&pos, &stop, &mut |_| {})
+                .unwrap();
+            return go(pos.play(d.mv).unwrap(), passed, line);
+        }
+        for sq in pos.legal_moves() {
+            line.push(sq);
+            if let Some(score) = go(pos.play(Move::Play(sq)).unwrap(), passed, line) {
+                return Some(score);
+            }
+            line.pop();
+        }
+        None
+    }
+    let mut line = Vec::new();
+    let score = go(Position::start(size, Rules::Othello), false, &mut line).expect("a pass");
+    (line, score)
+}
+
+#[test]
+fn a_whole_scripted_game_with_mistakes_undo_redo_hint_and_a_pass() {
+    let (line, score) = game_with_a_pass(BoardSize::SIX);
+    let mut script = vec![
+        "a1".to_string(), // no flips: a corner far from the centre discs
+        "zz".to_string(), // not a square
+        "g7".to_string(), // off a 6x6 board
+    ];
+    script.push(line[0].to_string());
+    script.push("undo".into());
+    script.push("redo".into());
+    script.push("hint".into());
+    script.extend(line[1..].iter().map(ToString::to_string));
+    let (ok, out, err) = reversi(
+        &[
+            "play",
+            "--plain",
+            "--size",
+            "6",
+            "--white",
+            "ai:greedy",
+            "--seed",
+            "1",
+        ],
+        &(script.join("\n") + "\n"),
+    );
+    assert!(ok, "{err}");
+    assert!(
+        out.starts_with("6x6 othello: Black (you) against White (ai:greedy)."),
+        "{out}"
+    );
+    assert!(
+        out.contains("Black (you) to move> a1\na1 flips no disc\n"),
+        "{out}"
+    );
+    assert!(out.contains("\"zz\" is not a square name"), "{out}");
+    assert!(out.contains("g7 is off the 6x6 board (a1 to f6)"), "{out}");
+    assert!(out.contains("Took back 2 moves."), "{out}");
+    assert!(out.contains("Replayed 2 moves."), "{out}");
+    assert!(out.contains("Hints ("), "{out}");
+    assert!(out.contains("White (ai:greedy) plays "), "{out}");
+    assert!(out.contains("has no legal move and passes."), "{out}");
+    let result = match score.outcome() {
+        reversi_core::Outcome::Win(c) => format!("{c} wins {score}"),
+        reversi_core::Outcome::Draw => format!("Draw {score}"),
+    };
+    assert!(out.ends_with(&format!("Game over: {result}\n")), "{out}");
+    // Every prompt got one of the script's lines.
+    assert_eq!(out.matches("Black (you) to move> ").count(), script.len());
+}
+
+#[test]
+fn end_of_input_and_quit_end_the_game_cleanly() {
+    let (ok, out, _) = reversi(&["play", "--plain", "--white", "ai:random"], "f5\n");
+    assert!(ok);
+    assert!(out.contains("White (ai:random) plays "), "{out}");
+    assert!(
+        out.ends_with("End of input: the game is left unfinished.\n"),
+        "{out}"
+    );
+    let (ok, out, _) = reversi(&["play", "--plain"], "help\nquit\n");
+    assert!(ok);
+    assert!(out.contains("undo   take back your last move"), "{out}");
+    assert!(out.ends_with("Game left unfinished.\n"), "{out}");
+}
+
+#[test]
+fn two_computers_play_to_the_end_without_input() {
+    let (ok, out, _) = reversi(
+        &[
+            "play",
+            "--size",
+            "4",
+            "--black",
+            "ai:greedy",
+            "--white",
+            "ai:random",
+            "--seed",
+            "5",
+        ],
+        "",
+    );
+    assert!(ok);
+    assert!(out.contains("Black (ai:greedy) plays "), "{out}");
+    assert!(
+        out.lines().last().unwrap().starts_with("Game over: "),
+        "{out}"
+    );
+}
+
+#[test]
+fn bad_players_are_refused_with_the_reason() {
+    let (ok, _, err) = reversi(&["play", "--white", "ai:godlike"], "");
+    assert!(!ok);
+    assert!(
+        err.contains("ai:godlike") && err.contains("level name"),
+        "{err}"
+    );
+}
+
+#[test]
+fn play_help_lists_the_levels() {
+    let (ok, out, _) = reversi(&["play", "--help"], "");
+    assert!(ok);
+    for name in [
+        "beginner", "easy", "medium", "hard", "expert", "master", "perfect",
+    ] {
+        assert!(
+            out.contains(&format!("  {name:<10} level")),
+            "{name}: {out}"
+        );
+    }
+    assert!(out.contains("ai:ALGORITHM:DEPTH"));
+}
+
+#[test]
+fn without_a_terminal_no_arguments_prints_help() {
+    let (ok, out, _) = reversi(&[], "");
+    assert!(ok);
+    assert!(out.contains("Usage: reversi"), "{out}");
+    assert!(out.contains("play"), "{out}");
+}
