@@ -3,7 +3,7 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
-use ratatui::widgets::{Paragraph, Widget};
+use ratatui::widgets::{Paragraph, Widget, Wrap};
 
 use super::theme::Theme;
 
@@ -49,8 +49,12 @@ pub fn render(theme: Theme, area: Rect, buf: &mut Buffer) {
     lines.push(Line::raw(
         "[…] the cursor, +6 / -2 / W D L hint scores (labelled with their depth or exact).",
     ));
+    lines.push(Line::raw(
+        "Rules: a disc must flank a line of the opponent's discs, which turn over; with no such \
+         square you pass; when neither side can move, the most discs wins (empties to the winner).",
+    ));
     lines.push(Line::styled("Press any key to go back.", theme.dim()));
-    Paragraph::new(lines).render(
+    Paragraph::new(lines).wrap(Wrap { trim: false }).render(
         Rect {
             x: area.x + 1,
             width: area.width.saturating_sub(1),

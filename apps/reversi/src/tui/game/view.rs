@@ -199,7 +199,7 @@ fn thinking_lines(game: &GameScreen, theme: Theme) -> Vec<Line<'static>> {
     lines.push(Line::raw(format!(
         "depth {} · {} states · {:.2} s",
         t.depth,
-        t.nodes,
+        group_digits(t.nodes),
         t.elapsed.as_secs_f64()
     )));
     if let Some(best) = &t.best {
@@ -213,4 +213,28 @@ fn thinking_lines(game: &GameScreen, theme: Theme) -> Vec<Line<'static>> {
         lines.push(Line::raw(candidate_list(&t.candidates)));
     }
     lines
+}
+
+/// `1234567` as `1,234,567`.
+fn group_digits(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn digits_are_grouped_by_thousands() {
+        assert_eq!(super::group_digits(0), "0");
+        assert_eq!(super::group_digits(999), "999");
+        assert_eq!(super::group_digits(172_609), "172,609");
+        assert_eq!(super::group_digits(1_000_000), "1,000,000");
+    }
 }
