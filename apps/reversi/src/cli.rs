@@ -37,6 +37,8 @@ pub enum Command {
         #[arg(long, default_value = "othello")]
         rules: Rules,
     },
+    /// Game history: list, show, delete, export and import stored games.
+    History(crate::commands::history::HistoryArgs),
     /// Benchmarks.
     Bench {
         #[command(subcommand)]

@@ -1,6 +1,7 @@
 //! One module per command; `run` dispatches.
 
 mod bench;
+pub(crate) mod history;
 mod perft;
 mod play;
 
@@ -12,6 +13,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Some(Command::Perft { depth, size, rules }) => perft::run(depth, size, rules),
         Some(Command::Play(args)) => play::run(args),
+        Some(Command::History(args)) => history::run(args),
         Some(Command::Bench { what }) => match what {
             BenchCommand::Perft { depth } => bench::perft(depth),
             BenchCommand::Algorithms {

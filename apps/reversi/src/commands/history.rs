@@ -1,0 +1,370 @@
+//! `reversi history`: list, show, delete, export and import the games kept in the database.
+
+mod convert;
+mod import;
+mod stress;
+
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{bail, Context};
+use clap::{Args, Subcommand, ValueEnum};
+use reversi_core::{format_transcript, BoardSize, Color, Outcome, Rules};
+use reversi_store::{GameFilter, GameId, GameInfo, PlayerKind, Status, Store};
+
+/// `reversi history` options.
+#[derive(Debug, Args)]
+pub struct HistoryArgs {
+    /// Game database [default: $REVERSI_DB, else $XDG_DATA_HOME/reversi/games.sqlite3, else
+    /// ~/.local/share/reversi/games.sqlite3]
+    #[arg(long, global = true, value_name = "PATH")]
+    pub db: Option<PathBuf>,
+    #[command(subcommand)]
+    pub command: HistoryCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum HistoryCommand {
+    /// One line per game, newest first: id, date, players, board and rule, result.
+    List {
+        /// Show at most this many games (0 for all).
+        #[arg(long, default_value_t = 50)]
+        limit: usize,
+        /// Only games where a player's name contains this text (case-insensitive).
+        #[arg(long)]
+        player: Option<String>,
+        /// Only games with this status: in_progress, finished or abandoned.
+        #[arg(long)]
+        status: Option<Status>,
+    },
+    /// A game's players, dates and result, its moves as a transcript, and the final board.
+    Show {
+        /// The game's id, as `history list` shows it.
+        id: GameId,
+    },
+    /// Delete games. Asks first on a terminal; elsewhere needs --yes.
+    Delete {
+        /// Ids of the games to delete.
+        #[arg(required = true)]
+        ids: Vec<GameId>,
+        /// Delete without asking.
+        #[arg(long, short = 'y')]
+        yes: bool,
+    },
+    /// Write games out, one a line: as transcripts (`f5d6c3… 33-31`) or GGF.
+    Export {
+        /// Ids of the games to write.
+        #[arg(required = true)]
+        ids: Vec<GameId>,
+        #[arg(long, value_enum, default_value_t = ExportFormat::Transcript)]
+        format: ExportFormat,
+        /// Write to this file instead of standard output.
+        #[arg(long, short = 'o', value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
+    /// Add games from files: WTHOR `.wtb` (names from WTH.JOU and WTH.TRN beside it), GGF
+    /// (one game a line), or transcripts (one game a line). Each file is imported whole or not
+    /// at all; games already stored are skipped.
+    Import {
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
+        /// The format, if not told by the extension (.wtb, .ggf) or the content.
+        #[arg(long, value_enum, default_value_t = ImportFormat::Auto)]
+        format: ImportFormat,
+        /// Board size of transcript games.
+        #[arg(long, default_value = "8")]
+        size: BoardSize,
+        /// Start rule of transcript games: othello or reversi.
+        #[arg(long, default_value = "othello")]
+        rules: Rules,
+    },
+    /// Test aid: plays random games, storing each move, until killed or out of time.
+    #[command(hide = true)]
+    StressAppend {
+        /// Stop after this many seconds.
+        #[arg(long, default_value_t = 60)]
+        seconds: u64,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ExportFormat {
+    Transcript,
+    Ggf,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ImportFormat {
+    Auto,
+    Wthor,
+    Ggf,
+    Transcript,
+}
+
+/// The database to use: `--db`, else `$REVERSI_DB`, else the default path.
+fn db_path(explicit: Option<PathBuf>) -> anyhow::Result<PathBuf> {
+    explicit
+        .or_else(|| {
+            std::env::var_os("REVERSI_DB")
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from)
+        })
+        .or_else(reversi_store::default_path)
+        .context("no game database: pass --db PATH or set REVERSI_DB (HOME is not set)")
+}
+
+/// Opens an existing database for reading; `None` when there is none yet.
+fn open_existing(path: &Path) -> anyhow::Result<Option<Store>> {
+    if path.exists() {
+        Ok(Some(Store::open(path)?))
+    } else {
+        Ok(None)
+    }
+}
+
+fn require(path: &Path) -> anyhow::Result<Store> {
+    open_existing(path)?.with_context(|| format!("{}: no game database there", path.display()))
+}
+
+pub fn run(args: HistoryArgs) -> anyhow::Result<ExitCode> {
+    let path = db_path(args.db)?;
+    match args.command {
+        HistoryCommand::List {
+            limit,
+            player,
+            status,
+        } => list(&path, limit, player, status),
+        HistoryCommand::Show { id } => show(&require(&path)?, id),
+        HistoryCommand::Delete { ids, yes } => delete(&mut require(&path)?, &ids, yes),
+        HistoryCommand::Export {
+            ids,
+            format,
+            output,
+        } => export(&require(&path)?, &ids, format, output.as_deref()),
+        HistoryCommand::Import {
+            files,
+            format,
+            size,
+            rules,
+        } => import::run(&mut Store::open(&path)?, &files, format, size, rules),
+        HistoryCommand::StressAppend { seconds } => stress::run(&mut Store::open(&path)?, seconds),
+    }
+}
+
+fn player_text(p: &reversi_store::Player) -> String {
+    match (&p.kind, &p.level) {
+        (PlayerKind::Computer, Some(level)) => format!("{} (computer, level {level})", p.name),
+        (PlayerKind::Computer, None) => format!("{} (computer)", p.name),
+        (PlayerKind::Human, _) => p.name.clone(),
+    }
+}
+
+/// `36-28`, `in progress`, `abandoned`, or `finished` when no score is known.
+fn result_text(info: &GameInfo) -> String {
+    match (info.status, info.score) {
+        (Status::InProgress, _) => "in progress".into(),
+        (Status::Abandoned, None) => "abandoned".into(),
+        (Status::Abandoned, Some(s)) => format!("{s} (abandoned)"),
+        (Status::Finished, Some(s)) => s.to_string(),
+        (Status::Finished, None) => match info.result {
+            Some(Outcome::Win(c)) => format!("{c} wins"),
+            Some(Outcome::Draw) => "draw".into(),
+            None => "finished".into(),
+        },
+    }
+}
+
+fn list(
+    path: &Path,
+    limit: usize,
+    player: Option<String>,
+    status: Option<Status>,
+) -> anyhow::Result<ExitCode> {
+    let Some(store) = open_existing(path)? else {
+        eprintln!("no games yet ({} does not exist)", path.display());
+        return Ok(ExitCode::SUCCESS);
+    };
+    let filter = GameFilter {
+        limit: (limit > 0).then_some(limit),
+        player,
+        status,
+    };
+    let games = store.list_games(&filter)?;
+    let mut out = std::io::stdout().lock();
+    for g in &games {
+        let date = g
+            .started_at
+            .as_deref()
+            .map_or("-", |d| d.get(..10).unwrap_or(d));
+        writeln!(
+            out,
+            "{:>7}  {:<10}  {} vs {}  {} {}  {}",
+            g.id,
+            date,
+            g.black.name,
+            g.white.name,
+            g.size,
+            g.rules,
+            result_text(g)
+        )?;
+    }
+    out.flush()?;
+    let total = store.count_games(&filter)?;
+    if total as usize > games.len() {
+        eprintln!(
+            "({} of {total} games shown; --limit 0 shows all)",
+            games.len()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn show(store: &Store, id: GameId) -> anyhow::Result<ExitCode> {
+    let stored = store.load_game(id)?;
+    let info = &stored.info;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "Game {}  ({})", info.id, info.status)?;
+    writeln!(out, "Black:   {}", player_text(&info.black))?;
+    writeln!(out, "White:   {}", player_text(&info.white))?;
+    let start = if info.start.is_some() {
+        ", set-up start"
+    } else {
+        ""
+    };
+    writeln!(out, "Board:   {} {}{start}", info.size, info.rules)?;
+    if let Some(d) = &info.started_at {
+        writeln!(out, "Started: {d}")?;
+    }
+    if let Some(d) = &info.ended_at {
+        writeln!(out, "Ended:   {d}")?;
+    }
+    if let Some(e) = &info.event {
+        writeln!(out, "Event:   {e}")?;
+    }
+    if let Some(s) = &info.source {
+        writeln!(out, "Source:  {s}")?;
+    }
+    let result = match (info.result, info.score) {
+        (Some(Outcome::Win(c)), Some(s)) => format!("{c} wins {s}"),
+        (Some(Outcome::Draw), Some(s)) => format!("draw {s}"),
+        _ => result_text(info),
+    };
+    writeln!(out, "Result:  {result}")?;
+    writeln!(
+        out,
+        "Moves:   {} {}",
+        stored.moves.len(),
+        format_transcript(stored.game.moves(), true)
+    )?;
+    let timed = stored
+        .moves
+        .iter()
+        .any(|m| m.time_ms.is_some() || m.eval.is_some());
+    if timed {
+        let mut color = stored.game.start().turn();
+        for (i, m) in stored.moves.iter().enumerate() {
+            let time = m
+                .time_ms
+                .map_or(String::new(), |t| format!("  {:.1}s", t as f64 / 1000.0));
+            let eval = m.eval.map_or(String::new(), |e| format!("  eval {e:+.2}"));
+            writeln!(
+                out,
+                "  {:>3}. {} {}{time}{eval}",
+                i + 1,
+                color_letter(color),
+                m.mv
+            )?;
+            color = color.opposite();
+        }
+    }
+    writeln!(out)?;
+    let now = stored.game.current();
+    write!(out, "{now}")?;
+    writeln!(
+        out,
+        "X {}  O {}{}",
+        now.disc_count(Color::Black),
+        now.disc_count(Color::White),
+        if stored.game.is_over() {
+            String::new()
+        } else {
+            format!("  {} to move", now.turn())
+        }
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn color_letter(c: Color) -> char {
+    match c {
+        Color::Black => 'B',
+        Color::White => 'W',
+    }
+}
+
+fn delete(store: &mut Store, ids: &[GameId], yes: bool) -> anyhow::Result<ExitCode> {
+    for &id in ids {
+        store.game_info(id)?;
+    }
+    if !yes {
+        let stdin = std::io::stdin();
+        if !stdin.is_terminal() {
+            bail!("not deleting without confirmation: pass --yes");
+        }
+        let list: Vec<String> = ids.iter().map(ToString::to_string).collect();
+        eprint!(
+            "Delete {} game{} ({})? [y/N] ",
+            ids.len(),
+            if ids.len() == 1 { "" } else { "s" },
+            list.join(", ")
+        );
+        std::io::stderr().flush()?;
+        let mut answer = String::new();
+        stdin.lock().read_line(&mut answer)?;
+        if !matches!(answer.trim().to_ascii_lowercase().as_str(), "y" | "yes") {
+            eprintln!("nothing deleted");
+            return Ok(ExitCode::FAILURE);
+        }
+    }
+    for &id in ids {
+        store.delete_game(id)?;
+    }
+    println!(
+        "deleted {} game{}",
+        ids.len(),
+        if ids.len() == 1 { "" } else { "s" }
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn export(
+    store: &Store,
+    ids: &[GameId],
+    format: ExportFormat,
+    output: Option<&Path>,
+) -> anyhow::Result<ExitCode> {
+    let mut text = String::new();
+    for &id in ids {
+        let stored = store.load_game(id)?;
+        let line = match format {
+            ExportFormat::Transcript => {
+                if stored.info.start.is_some() {
+                    eprintln!(
+                        "warning: game {id} starts from a set-up position, which a transcript \
+                         does not record; GGF does"
+                    );
+                }
+                convert::to_transcript(&stored)
+            }
+            ExportFormat::Ggf => convert::to_ggf(&stored),
+        };
+        text.push_str(&line);
+        text.push('\n');
+    }
+    match output {
+        Some(path) => std::fs::write(path, text)
+            .with_context(|| format!("cannot write {}", path.display()))?,
+        None => std::io::stdout().lock().write_all(text.as_bytes())?,
+    }
+    Ok(ExitCode::SUCCESS)
+}

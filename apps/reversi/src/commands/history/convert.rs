@@ -1,0 +1,198 @@
+//! Between stored games and the file formats: GGF and transcripts out, and GGF, transcript and
+//! WTHOR games in.
+
+use reversi_core::{Game, Move, Position, Score};
+use reversi_formats::ggf::{GgfGame, GgfMove};
+use reversi_formats::transcript::{write_transcript, DeclaredResult, TranscriptGame};
+use reversi_store::{ImportGame, MoveRecord, Player, StoredGame};
+
+/// A stored game as a transcript line, its score after the moves when known.
+pub fn to_transcript(stored: &StoredGame) -> String {
+    write_transcript(&stored.game, stored.info.score.map(DeclaredResult::Score))
+}
+
+/// A stored game as one GGF line: players, date, event, board, result, and each move's
+/// evaluation and time.
+pub fn to_ggf(stored: &StoredGame) -> String {
+    let info = &stored.info;
+    let mut tags = Vec::new();
+    let mut tag = |k: &str, v: &str| tags.push((k.to_string(), v.to_string()));
+    if let Some(e) = &info.event {
+        tag("PC", e);
+    }
+    if let Some(d) = &info.started_at {
+        tag("DT", d);
+    }
+    tag("PB", &info.black.name);
+    tag("PW", &info.white.name);
+    if let Some(s) = info.score {
+        tag("RE", &format!("{:+}.00", s.margin()));
+    } else {
+        tag("RE", "?");
+    }
+    let moves = stored
+        .moves
+        .iter()
+        .map(|m| GgfMove {
+            mv: m.mv,
+            eval: m.eval,
+            seconds: m.time_ms.map(|t| t as f64 / 1000.0),
+        })
+        .collect();
+    reversi_formats::ggf::write_ggf(&GgfGame {
+        start: stored.game.start().clone(),
+        moves,
+        tags,
+    })
+}
+
+/// The disc counts a margin implies when the board would be full (empties to the winner).
+fn score_from_margin(cells: usize, margin: i32) -> Option<Score> {
+    let cells = i32::try_from(cells).ok()?;
+    if margin.abs() > cells || (cells + margin) % 2 != 0 {
+        return None;
+    }
+    Some(Score {
+        black: u16::try_from((cells + margin) / 2).ok()?,
+        white: u16::try_from((cells - margin) / 2).ok()?,
+    })
+}
+
+/// A player read from a file, whose kind the file does not say.
+fn named(name: &str) -> Player {
+    Player::human(if name.trim().is_empty() {
+        "?"
+    } else {
+        name.trim()
+    })
+}
+
+pub fn from_ggf(g: &GgfGame, game: &Game, source: &str) -> ImportGame {
+    let cells = g.start.size().cells();
+    let declared = g
+        .result_margin()
+        .and_then(|m| score_from_margin(cells, m.round() as i32));
+    let mut out = ImportGame::from_game(
+        game,
+        named(g.tag("PB").unwrap_or("?")),
+        named(g.tag("PW").unwrap_or("?")),
+        declared,
+    );
+    for (rec, m) in out.moves.iter_mut().zip(&g.moves) {
+        rec.eval = m.eval;
+        rec.time_ms = m
+            .seconds
+            .filter(|s| *s >= 0.0)
+            .map(|s| (s * 1000.0).round() as u64);
+    }
+    out.game.started_at = g.tag("DT").map(str::to_string).filter(|d| !d.is_empty());
+    out.event = g.tag("PC").map(str::to_string).filter(|d| !d.is_empty());
+    out.source = Some(source.to_string());
+    out
+}
+
+pub fn from_transcript(t: &TranscriptGame, source: &str) -> ImportGame {
+    let cells = t.game.start().size().cells();
+    let declared = t.result.and_then(|r| match r {
+        DeclaredResult::Score(s) => Some(s),
+        DeclaredResult::Margin(m) => score_from_margin(cells, m),
+    });
+    let mut out = ImportGame::from_game(&t.game, named("?"), named("?"), declared);
+    out.source = Some(source.to_string());
+    out
+}
+
+/// Why a WTHOR game does not replay: its 0-based move and the reason.
+pub struct WthorReplayError {
+    pub ply: usize,
+    pub text: String,
+}
+
+/// A WTHOR game (passes not stored) as an import, passes put back by replaying.
+pub fn from_wthor(
+    g: &reversi_formats::wthor::Game,
+    year: u16,
+    players: &[String],
+    tournaments: &[String],
+    source: &str,
+) -> Result<ImportGame, WthorReplayError> {
+    let mut pos = Position::start(reversi_core::BoardSize::EIGHT, reversi_core::Rules::Othello);
+    let mut moves = Vec::with_capacity(g.moves.len() + 2);
+    for (ply, &sq) in g.moves.iter().enumerate() {
+        let next = match pos.play(Move::Play(sq)) {
+            Ok(next) => next,
+            // Not legal as it stands: the side to move may have had to pass first.
+            Err(e) => match pos.play(Move::Pass).and_then(|p| p.play(Move::Play(sq))) {
+                Ok(next) => {
+                    moves.push(MoveRecord::bare(Move::Pass));
+                    next
+                }
+                Err(_) => {
+                    return Err(WthorReplayError {
+                        ply,
+                        text: format!("{sq}: {e}"),
+                    })
+                }
+            },
+        };
+        moves.push(MoveRecord::bare(Move::Play(sq)));
+        pos = next;
+    }
+    let name = |names: &[String], i: u16| {
+        names
+            .get(usize::from(i))
+            .filter(|n| !n.is_empty())
+            .cloned()
+            .unwrap_or_else(|| format!("#{i}"))
+    };
+    let score = if pos.is_game_over() {
+        Score::of(&pos)
+    } else {
+        Score {
+            black: u16::from(g.black_score),
+            white: 64u16.saturating_sub(u16::from(g.black_score)),
+        }
+    };
+    Ok(ImportGame {
+        game: reversi_store::NewGame {
+            size: reversi_core::BoardSize::EIGHT,
+            rules: reversi_core::Rules::Othello,
+            start: None,
+            black: Player::human(&name(players, g.black)),
+            white: Player::human(&name(players, g.white)),
+            started_at: Some(year.to_string()),
+        },
+        moves,
+        status: reversi_store::Status::Finished,
+        ended_at: None,
+        result: Some(score.outcome()),
+        score: Some(score),
+        event: Some(name(tournaments, g.tournament)),
+        source: Some(source.to_string()),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn margins_to_scores() {
+        assert_eq!(
+            score_from_margin(64, 12),
+            Some(Score {
+                black: 38,
+                white: 26
+            })
+        );
+        assert_eq!(
+            score_from_margin(64, -64),
+            Some(Score {
+                black: 0,
+                white: 64
+            })
+        );
+        assert_eq!(score_from_margin(64, 3), None);
+        assert_eq!(score_from_margin(64, 66), None);
+    }
+}
