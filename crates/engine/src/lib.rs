@@ -12,11 +12,15 @@
 pub mod ai;
 mod board;
 pub mod classic;
+pub mod engine;
+pub mod eval;
 pub mod flip;
 pub mod heuristic;
 pub mod levels;
 pub mod mobility;
 pub mod perft;
+pub mod search;
+pub mod tt;
 
 pub use board::{playable, square_bit, square_name, Board, FromPositionError};
 pub use flip::flips;

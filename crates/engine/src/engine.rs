@@ -1,0 +1,447 @@
+//! The engine API the games, hints, analysis and protocols share: search a position under
+//! limits on one or more threads, report progress after every iteration, stop on request and
+//! return the best move found so far.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::eval::{Evaluator, HandEval};
+use crate::levels::Level;
+use crate::search::{Searcher, Stopper, INF, NO_MOVE};
+use crate::tt::TranspositionTable;
+use crate::Board;
+
+/// What a search may do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Limits {
+    /// Midgame depth in plies.
+    pub depth: u32,
+    /// Solve exactly when this many squares or fewer are empty.
+    pub exact_empties: u32,
+    /// Solve for win/loss/draw when this many squares or fewer are empty.
+    pub wld_empties: u32,
+    /// Stop after this long (the best move so far is returned).
+    pub time: Option<Duration>,
+    /// Stop after about this many nodes.
+    pub nodes: Option<u64>,
+}
+
+impl Limits {
+    /// The limits of a level.
+    #[must_use]
+    pub fn level(level: Level) -> Limits {
+        let s = level.spec();
+        Limits {
+            depth: s.depth,
+            exact_empties: s.exact_empties,
+            wld_empties: s.wld_empties,
+            time: None,
+            nodes: None,
+        }
+    }
+
+    /// An exact solve, however many squares are empty.
+    #[must_use]
+    pub fn exact() -> Limits {
+        Limits {
+            depth: 60,
+            exact_empties: 64,
+            wld_empties: 64,
+            time: None,
+            nodes: None,
+        }
+    }
+
+    /// A win/loss/draw solve.
+    #[must_use]
+    pub fn wld() -> Limits {
+        Limits {
+            exact_empties: 0,
+            ..Limits::exact()
+        }
+    }
+}
+
+/// What a score is worth.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Precision {
+    /// The exact final disc difference.
+    Exact,
+    /// Only the sign is proven.
+    WinLossDraw,
+    /// An estimate from a midgame search this deep.
+    Depth(u32),
+}
+
+/// A root move and its score: exact within its precision, or (when `bound` is set) an upper
+/// bound, because the move was refuted without finding its exact value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RootMove {
+    /// The square (bit index), or 64 for a pass.
+    pub square: u8,
+    pub score: i32,
+    pub bound: bool,
+}
+
+/// The state of a search after an iteration, and its final answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Info {
+    pub precision: Precision,
+    /// The best move (bit index) and its score.
+    pub best: u8,
+    pub score: i32,
+    /// The expected line, starting with `best` (64 for a pass).
+    pub pv: Vec<u8>,
+    /// The root moves searched in the last complete iteration, best first.
+    pub moves: Vec<RootMove>,
+    /// Nodes searched by all threads.
+    pub nodes: u64,
+    pub elapsed: Duration,
+}
+
+/// The search engine: a transposition table shared by its threads, and its evaluation.
+pub struct Engine {
+    tt: Arc<TranspositionTable>,
+    threads: usize,
+    eval: Option<Arc<dyn Evaluator>>,
+}
+
+/// The number of cores, the default thread count.
+#[must_use]
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
+}
+
+impl Engine {
+    /// An engine with a `hash_mb` MB table and `threads` search threads (at least one).
+    #[must_use]
+    pub fn new(hash_mb: usize, threads: usize) -> Engine {
+        Engine {
+            tt: Arc::new(TranspositionTable::new(hash_mb)),
+            threads: threads.max(1),
+            eval: None,
+        }
+    }
+
+    /// Uses `eval` instead of the hand-made evaluation.
+    pub fn set_evaluator(&mut self, eval: Arc<dyn Evaluator>) {
+        self.eval = Some(eval);
+    }
+
+    #[must_use]
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
+    }
+
+    /// Forgets all earlier searches.
+    pub fn clear(&self) {
+        self.tt.clear();
+    }
+
+    /// Searches `board` (playable squares `mask`) under `limits`. Returns `None` when the
+    /// player has no legal move. `progress` hears after every completed iteration.
+    pub fn search(
+        &self,
+        board: Board,
+        mask: u64,
+        limits: &Limits,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&Info),
+    ) -> Option<Info> {
+        self.run(board, mask, limits, stop, progress, false)
+    }
+
+    /// Like [`Engine::search`], but every root move gets its exact score (within the search's
+    /// precision), for hints and analysis. Slower: no move is refuted by a bound alone.
+    pub fn analyze(
+        &self,
+        board: Board,
+        mask: u64,
+        limits: &Limits,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&Info),
+    ) -> Option<Info> {
+        self.run(board, mask, limits, stop, progress, true)
+    }
+
+    fn run(
+        &self,
+        board: Board,
+        mask: u64,
+        limits: &Limits,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&Info),
+        all_exact: bool,
+    ) -> Option<Info> {
+        let moves = board.moves() & mask;
+        if moves == 0 {
+            return None;
+        }
+        let started = Instant::now();
+        self.tt.new_search();
+        let hand;
+        let eval: &dyn Evaluator = match &self.eval {
+            Some(e) => e.as_ref(),
+            None => {
+                hand = HandEval::new(side_of(mask));
+                &hand
+            }
+        };
+        let halt = AtomicBool::new(false);
+        let shared_nodes = AtomicU64::new(0);
+        let stopper = Stopper {
+            flag: stop,
+            halt: Some(&halt),
+            deadline: limits.time.map(|t| started + t),
+            node_limit: limits.nodes,
+        };
+        let tt = &*self.tt;
+        std::thread::scope(|scope| {
+            let mut helpers = Vec::new();
+            for id in 1..self.threads {
+                let stopper = &stopper;
+                let shared_nodes = &shared_nodes;
+                helpers.push(scope.spawn(move || {
+                    let mut s = Searcher::new(tt, eval, mask, stopper, Some(shared_nodes));
+                    iterate(&mut s, board, limits, id, all_exact, started, &mut |_| {});
+                    s.nodes
+                }));
+            }
+            let mut s = Searcher::new(tt, eval, mask, &stopper, Some(&shared_nodes));
+            let helper_nodes = || shared_nodes.load(Ordering::Relaxed);
+            let mut last = None;
+            iterate(
+                &mut s,
+                board,
+                limits,
+                0,
+                all_exact,
+                started,
+                &mut |info: &Info| {
+                    let mut info = info.clone();
+                    info.nodes = info.nodes.max(helper_nodes());
+                    progress(&info);
+                    last = Some(info);
+                },
+            );
+            halt.store(true, Ordering::Relaxed);
+            let mut nodes = s.nodes;
+            for h in helpers {
+                nodes += h.join().unwrap_or(0);
+            }
+            let mut info = last.unwrap_or_else(|| fallback(board, mask));
+            info.nodes = nodes;
+            info.elapsed = started.elapsed();
+            Some(info)
+        })
+    }
+}
+
+/// The side of the board a playable mask covers.
+fn side_of(mask: u64) -> u32 {
+    (mask & 0xff).count_ones()
+}
+
+/// The answer when not even the first iteration finished: the first legal move, unscored.
+fn fallback(board: Board, mask: u64) -> Info {
+    let sq = (board.moves() & mask).trailing_zeros() as u8;
+    Info {
+        precision: Precision::Depth(0),
+        best: sq,
+        score: 0,
+        pv: vec![sq],
+        moves: Vec::new(),
+        nodes: 0,
+        elapsed: Duration::ZERO,
+    }
+}
+
+/// Iterative deepening on one thread; `id` 0 is the main thread, whose iterations are
+/// reported. Helper threads start one ply deeper on odd ids, so that the threads spread over
+/// depths and fill the shared table for each other.
+fn iterate(
+    s: &mut Searcher<'_>,
+    board: Board,
+    limits: &Limits,
+    id: usize,
+    all_exact: bool,
+    started: Instant,
+    report: &mut dyn FnMut(&Info),
+) {
+    let empties = (board.empties() & s.mask).count_ones();
+    let solve_exact = empties <= limits.exact_empties;
+    let solve_wld = !solve_exact && empties <= limits.wld_empties;
+    let mid_depth = if solve_exact || solve_wld {
+        // A short midgame search first, to order the moves of the solve.
+        limits.depth.min(empties.saturating_sub(8)).min(12)
+    } else {
+        limits.depth.min(empties.saturating_sub(1))
+    };
+    let mut prev: Option<i32> = None;
+    let mut depth = 1 + (id as u32 & 1);
+    while depth <= mid_depth {
+        let Some(r) = root(s, board, Mode::Midgame(depth), prev, all_exact, id) else {
+            return;
+        };
+        prev = Some(r.score);
+        report(&info(s, board, r, Precision::Depth(depth), started));
+        depth += 1;
+    }
+    if solve_exact || solve_wld {
+        let mode = if solve_exact { Mode::Exact } else { Mode::Wld };
+        if let Some(r) = root(s, board, mode, prev, all_exact, id) {
+            let precision = if solve_exact {
+                Precision::Exact
+            } else {
+                Precision::WinLossDraw
+            };
+            report(&info(s, board, r, precision, started));
+        }
+    } else if mid_depth < limits.depth {
+        // The search reached the end of the game before its depth: solve it.
+        if let Some(r) = root(s, board, Mode::Exact, prev, all_exact, id) {
+            report(&info(s, board, r, Precision::Exact, started));
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Mode {
+    Midgame(u32),
+    Exact,
+    Wld,
+}
+
+struct RootResult {
+    score: i32,
+    best: u8,
+    moves: Vec<RootMove>,
+}
+
+fn info(s: &Searcher<'_>, board: Board, r: RootResult, precision: Precision, t: Instant) -> Info {
+    let mut pv = vec![r.best];
+    pv.extend(s.pv(board.play(u32::from(r.best)), 40));
+    Info {
+        precision,
+        best: r.best,
+        score: r.score,
+        pv,
+        moves: r.moves,
+        nodes: s.nodes,
+        elapsed: t.elapsed(),
+    }
+}
+
+/// One iteration at the root: every move, best first by the last iteration, with an
+/// aspiration window around the last score. `None` when stopped before finishing.
+fn root(
+    s: &mut Searcher<'_>,
+    board: Board,
+    mode: Mode,
+    prev: Option<i32>,
+    all_exact: bool,
+    id: usize,
+) -> Option<RootResult> {
+    let hash_move = s.pv(board, 1).first().copied().unwrap_or(NO_MOVE);
+    let mut list = s.order_root(board, hash_move);
+    if id > 0 && list.len() > 2 {
+        // Helpers look at the alternatives in another order.
+        let n = list.len() - 1;
+        list[1..].rotate_left(id % n);
+    }
+    let (lo, hi) = match mode {
+        Mode::Wld => (-1, 1),
+        _ => (-INF, INF),
+    };
+    let mut window = match (mode, prev) {
+        (Mode::Midgame(_), Some(p)) if !all_exact => ((p - 3).max(lo), (p + 3).min(hi)),
+        _ => (lo, hi),
+    };
+    loop {
+        let r = root_window(s, board, mode, &list, window.0, window.1, all_exact)?;
+        if r.score <= window.0 && window.0 > lo {
+            window = (lo, window.1.max(r.score + 1).min(hi));
+        } else if r.score >= window.1 && window.1 < hi {
+            window = (window.0.min(r.score - 1).max(lo), hi);
+        } else {
+            return Some(r);
+        }
+    }
+}
+
+fn child_value(s: &mut Searcher<'_>, child: Board, mode: Mode, alpha: i32, beta: i32) -> i32 {
+    match mode {
+        Mode::Midgame(d) => -s.pvs(child, d - 1, -beta, -alpha),
+        Mode::Exact | Mode::Wld => -s.solve(child, -beta, -alpha),
+    }
+}
+
+fn root_window(
+    s: &mut Searcher<'_>,
+    board: Board,
+    mode: Mode,
+    list: &[(u8, u64)],
+    alpha0: i32,
+    beta: i32,
+    all_exact: bool,
+) -> Option<RootResult> {
+    let mut alpha = alpha0;
+    let mut best = -INF;
+    let mut best_move = list[0].0;
+    let mut moves = Vec::with_capacity(list.len());
+    for (k, &(sq, flips)) in list.iter().enumerate() {
+        let child = board.make(u32::from(sq), flips);
+        let v = if k == 0 {
+            child_value(s, child, mode, alpha, beta)
+        } else if all_exact {
+            child_value(s, child, mode, alpha0, beta)
+        } else {
+            let probe = child_value(s, child, mode, alpha, alpha + 1);
+            if probe > alpha && probe < beta {
+                child_value(s, child, mode, probe, beta)
+            } else {
+                probe
+            }
+        };
+        if s.stopped {
+            return None;
+        }
+        moves.push(RootMove {
+            square: sq,
+            score: v,
+            bound: !all_exact && k > 0 && v <= alpha,
+        });
+        if v > best {
+            best = v;
+            best_move = sq;
+            if v > alpha {
+                alpha = v;
+                if alpha >= beta && !all_exact {
+                    break;
+                }
+            }
+        }
+    }
+    moves.sort_by_key(|m| (m.bound, -m.score));
+    s.store(
+        crate::tt::hash(board),
+        match mode {
+            Mode::Midgame(d) => d as u8,
+            _ => crate::tt::SOLVED,
+        },
+        alpha0,
+        beta,
+        best,
+        best_move,
+    );
+    Some(RootResult {
+        score: best,
+        best: best_move,
+        moves,
+    })
+}

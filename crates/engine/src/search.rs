@@ -1,0 +1,248 @@
+//! The search of one thread: principal-variation (negascout) search for the midgame, the exact
+//! endgame solver below it, move ordering, and the transposition table.
+//!
+//! Scores are final disc differences for the side to move (empties to the winner), or
+//! estimates of it from the evaluation.
+
+mod endgame;
+mod order;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use crate::eval::Evaluator;
+use crate::tt::{self, Entry, TranspositionTable, SOLVED};
+use crate::Board;
+
+/// Larger than any score.
+pub const INF: i32 = 127;
+
+/// How deep the midgame search goes before handing over to the evaluation alone.
+pub(crate) const NO_MOVE: u8 = 64;
+
+/// What stops a search: the caller's flag, the engine's own flag (set when the main thread
+/// is done, to release the helper threads), a deadline and a node budget.
+pub struct Stopper<'a> {
+    pub flag: &'a AtomicBool,
+    pub halt: Option<&'a AtomicBool>,
+    pub deadline: Option<Instant>,
+    pub node_limit: Option<u64>,
+}
+
+/// One search thread's state.
+pub struct Searcher<'a> {
+    pub(crate) tt: &'a TranspositionTable,
+    pub(crate) eval: &'a dyn Evaluator,
+    pub(crate) mask: u64,
+    pub(crate) nodes: u64,
+    stopper: &'a Stopper<'a>,
+    shared_nodes: Option<&'a std::sync::atomic::AtomicU64>,
+    pub(crate) stopped: bool,
+}
+
+/// The final score of a finished game for the player: disc difference with the empty squares
+/// given to the winner.
+#[inline(always)]
+#[must_use]
+pub fn final_score(b: Board, mask: u64) -> i32 {
+    let p = b.player.count_ones() as i32;
+    let o = b.opponent.count_ones() as i32;
+    let e = (b.empties() & mask).count_ones() as i32;
+    let diff = p - o;
+    if diff > 0 {
+        diff + e
+    } else if diff < 0 {
+        diff - e
+    } else {
+        0
+    }
+}
+
+impl<'a> Searcher<'a> {
+    pub fn new(
+        tt: &'a TranspositionTable,
+        eval: &'a dyn Evaluator,
+        mask: u64,
+        stopper: &'a Stopper<'a>,
+        shared_nodes: Option<&'a std::sync::atomic::AtomicU64>,
+    ) -> Searcher<'a> {
+        Searcher {
+            tt,
+            eval,
+            mask,
+            nodes: 0,
+            stopper,
+            shared_nodes,
+            stopped: false,
+        }
+    }
+
+    /// Checks the stop flag, the clock and the node budget every few thousand nodes.
+    #[inline(always)]
+    pub(crate) fn poll(&mut self) -> bool {
+        if self.nodes & 4095 == 0 && !self.stopped {
+            if self.stopper.flag.load(Ordering::Relaxed)
+                || self.stopper.halt.is_some_and(|h| h.load(Ordering::Relaxed))
+                || self.stopper.deadline.is_some_and(|d| Instant::now() >= d)
+            {
+                self.stopped = true;
+            }
+            if let Some(limit) = self.stopper.node_limit {
+                let total = self
+                    .shared_nodes
+                    .map_or(self.nodes, |n| n.fetch_add(4096, Ordering::Relaxed) + 4096);
+                if total >= limit {
+                    self.stopped = true;
+                }
+            }
+        }
+        self.stopped
+    }
+
+    #[inline(always)]
+    pub(crate) fn moves(&self, b: Board) -> u64 {
+        b.moves() & self.mask
+    }
+
+    /// Midgame principal-variation search to `depth` plies; exact once the depth reaches the
+    /// end of the game.
+    pub fn pvs(&mut self, b: Board, depth: u32, mut alpha: i32, mut beta: i32) -> i32 {
+        let empties = (b.empties() & self.mask).count_ones();
+        if depth >= empties {
+            return self.solve(b, alpha, beta);
+        }
+        if depth == 0 {
+            return self.eval.evaluate(b, self.mask);
+        }
+        self.nodes += 1;
+        if self.poll() {
+            return 0;
+        }
+        let moves = self.moves(b);
+        if moves == 0 {
+            let passed = b.pass();
+            if self.moves(passed) == 0 {
+                return final_score(b, self.mask);
+            }
+            return -self.pvs(passed, depth, -beta, -alpha);
+        }
+        let key = tt::hash(b);
+        let mut hash_move = NO_MOVE;
+        if let Some(e) = self.tt.probe(key) {
+            hash_move = e.best;
+            if u32::from(e.depth) >= depth {
+                let (lo, hi) = (i32::from(e.lower), i32::from(e.upper));
+                if lo >= beta {
+                    return lo;
+                }
+                if hi <= alpha {
+                    return hi;
+                }
+                if lo == hi {
+                    return lo;
+                }
+                alpha = alpha.max(lo);
+                beta = beta.min(hi);
+            }
+        }
+        let list = self.order_midgame(b, moves, hash_move, depth);
+        let (alpha0, beta0) = (alpha, beta);
+        let mut best = -INF;
+        let mut best_move = NO_MOVE;
+        for (k, &(sq, flips)) in list.iter().enumerate() {
+            let child = b.make(u32::from(sq), flips);
+            let v = if k == 0 {
+                -self.pvs(child, depth - 1, -beta, -alpha)
+            } else {
+                let probe = -self.pvs(child, depth - 1, -alpha - 1, -alpha);
+                if probe > alpha && probe < beta {
+                    -self.pvs(child, depth - 1, -beta, -probe)
+                } else {
+                    probe
+                }
+            };
+            if self.stopped {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_move = sq;
+                if v > alpha {
+                    alpha = v;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.store(key, depth as u8, alpha0, beta0, best, best_move);
+        best
+    }
+
+    /// Records a fail-soft result `best` of a search with window (`alpha`, `beta`).
+    #[inline]
+    pub(crate) fn store(&self, key: u64, depth: u8, alpha: i32, beta: i32, best: i32, mv: u8) {
+        let (lower, upper) = if best <= alpha {
+            (-64, best)
+        } else if best >= beta {
+            (best, 64)
+        } else {
+            (best, best)
+        };
+        self.tt.store(
+            key,
+            Entry {
+                lower: lower.clamp(-64, 64) as i8,
+                upper: upper.clamp(-64, 64) as i8,
+                depth,
+                selectivity: 0,
+                best: mv,
+            },
+        );
+    }
+
+    /// Exact endgame solve: the final disc difference with perfect play, within the window.
+    pub fn solve(&mut self, b: Board, alpha: i32, beta: i32) -> i32 {
+        let empties = (b.empties() & self.mask).count_ones();
+        self.solve_n(b, alpha, beta, empties)
+    }
+
+    /// The principal variation stored in the table from `b`, at most `max` moves (passes
+    /// included as 64).
+    #[must_use]
+    pub fn pv(&self, mut b: Board, max: usize) -> Vec<u8> {
+        let mut line = Vec::new();
+        while line.len() < max {
+            let moves = self.moves(b);
+            if moves == 0 {
+                if self.moves(b.pass()) == 0 {
+                    break;
+                }
+                line.push(NO_MOVE);
+                b = b.pass();
+                continue;
+            }
+            let Some(e) = self.tt.probe(tt::hash(b)) else {
+                break;
+            };
+            if e.best >= 64 || moves & (1 << e.best) == 0 {
+                break;
+            }
+            line.push(e.best);
+            b = b.play(u32::from(e.best));
+        }
+        line
+    }
+
+    /// Whether an entry in the table already proves the exact value of `b`.
+    #[must_use]
+    pub fn solved(&self, b: Board) -> Option<i32> {
+        self.tt
+            .probe(tt::hash(b))
+            .filter(|e| e.depth == SOLVED && e.lower == e.upper)
+            .map(|e| i32::from(e.lower))
+    }
+}
+
+#[cfg(test)]
+mod tests;

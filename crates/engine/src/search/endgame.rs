@@ -1,0 +1,196 @@
+//! The exact endgame solver: the last empty square counted directly, a few more empties by
+//! parity-ordered loops over the empty squares, and deeper endgames by fastest-first
+//! negascout with the transposition table.
+
+use super::{final_score, Searcher, INF, NO_MOVE};
+use crate::tt::{self, SOLVED};
+use crate::{flip, Board};
+
+/// From this many empties the solver generates moves and orders them fastest-first.
+const DEEP_MIN: u32 = 7;
+/// From this many empties the solver uses the transposition table.
+const TT_MIN: u32 = 10;
+
+/// The four quadrants of the 8x8 board, for parity ordering.
+const QUADRANTS: [u64; 4] = [
+    0x0000_0000_0f0f_0f0f,
+    0x0000_0000_f0f0_f0f0,
+    0x0f0f_0f0f_0000_0000,
+    0xf0f0_f0f0_0000_0000,
+];
+
+/// The empty squares in quadrants holding an odd number of empties.
+#[inline(always)]
+fn odd_quadrants(empties: u64) -> u64 {
+    let mut odd = 0;
+    for q in QUADRANTS {
+        if (empties & q).count_ones() & 1 == 1 {
+            odd |= empties & q;
+        }
+    }
+    odd
+}
+
+impl Searcher<'_> {
+    /// Solves `b` with exactly `n` empty squares.
+    pub(crate) fn solve_n(&mut self, b: Board, alpha: i32, beta: i32, n: u32) -> i32 {
+        match n {
+            0 => {
+                self.nodes += 1;
+                final_score(b, self.mask)
+            }
+            1 => self.solve_1(b),
+            2..DEEP_MIN => self.solve_shallow(b, alpha, beta, n),
+            _ => self.solve_deep(b, alpha, beta, n),
+        }
+    }
+
+    /// One empty square: whoever can play it does, and the game ends.
+    #[inline(always)]
+    fn solve_1(&mut self, b: Board) -> i32 {
+        self.nodes += 1;
+        let sq = (b.empties() & self.mask).trailing_zeros();
+        let diff = b.player.count_ones() as i32 - b.opponent.count_ones() as i32;
+        let f = flip::flips(b.player, b.opponent, sq);
+        if f != 0 {
+            return diff + 2 * f.count_ones() as i32 + 1;
+        }
+        let f = flip::flips(b.opponent, b.player, sq);
+        if f != 0 {
+            return diff - 2 * f.count_ones() as i32 - 1;
+        }
+        match diff.signum() {
+            1 => diff + 1,
+            -1 => diff - 1,
+            _ => 0,
+        }
+    }
+
+    /// A few empties: try each empty square (odd quadrants first) without generating moves.
+    fn solve_shallow(&mut self, b: Board, mut alpha: i32, beta: i32, n: u32) -> i32 {
+        self.nodes += 1;
+        let empties = b.empties() & self.mask;
+        let odd = odd_quadrants(empties);
+        let mut best = -INF;
+        for set in [odd, empties & !odd] {
+            let mut m = set;
+            while m != 0 {
+                let sq = m.trailing_zeros();
+                m &= m - 1;
+                let f = flip::flips(b.player, b.opponent, sq);
+                if f == 0 {
+                    continue;
+                }
+                let child = b.make(sq, f);
+                let v = if n == 2 {
+                    -self.solve_1(child)
+                } else {
+                    -self.solve_shallow(child, -beta, -alpha, n - 1)
+                };
+                if v > best {
+                    best = v;
+                    if v >= beta {
+                        return v;
+                    }
+                    alpha = alpha.max(v);
+                }
+            }
+        }
+        if best == -INF {
+            let passed = b.pass();
+            if self.moves(passed) == 0 {
+                return final_score(b, self.mask);
+            }
+            return -self.solve_shallow(passed, -beta, -alpha, n);
+        }
+        best
+    }
+
+    /// Deeper endgames: move generation, fastest-first ordering, negascout and the table.
+    fn solve_deep(&mut self, b: Board, mut alpha: i32, mut beta: i32, n: u32) -> i32 {
+        self.nodes += 1;
+        if self.poll() {
+            return 0;
+        }
+        let moves = self.moves(b);
+        if moves == 0 {
+            let passed = b.pass();
+            if self.moves(passed) == 0 {
+                return final_score(b, self.mask);
+            }
+            return -self.solve_deep(passed, -beta, -alpha, n);
+        }
+        let use_tt = n >= TT_MIN;
+        let key = if use_tt { tt::hash(b) } else { 0 };
+        let mut hash_move = NO_MOVE;
+        if use_tt {
+            if let Some(e) = self.tt.probe(key) {
+                hash_move = e.best;
+                if e.depth == SOLVED {
+                    let (lo, hi) = (i32::from(e.lower), i32::from(e.upper));
+                    if lo >= beta || lo == hi {
+                        return lo;
+                    }
+                    if hi <= alpha {
+                        return hi;
+                    }
+                    alpha = alpha.max(lo);
+                    beta = beta.min(hi);
+                }
+            }
+        }
+        let list = if n >= TT_MIN {
+            self.order_endgame(b, moves, hash_move)
+        } else {
+            self.order_parity(b, moves)
+        };
+        let (alpha0, beta0) = (alpha, beta);
+        let mut best = -INF;
+        let mut best_move = NO_MOVE;
+        for (k, &(sq, flips)) in list.iter().enumerate() {
+            let child = b.make(u32::from(sq), flips);
+            let v = if k == 0 {
+                -self.solve_n(child, -beta, -alpha, n - 1)
+            } else {
+                let probe = -self.solve_n(child, -alpha - 1, -alpha, n - 1);
+                if probe > alpha && probe < beta {
+                    -self.solve_n(child, -beta, -probe, n - 1)
+                } else {
+                    probe
+                }
+            };
+            if self.stopped {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_move = sq;
+                if v > alpha {
+                    alpha = v;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if use_tt {
+            self.store(key, SOLVED, alpha0, beta0, best, best_move);
+        }
+        best
+    }
+
+    /// Moves in odd quadrants first, then the rest, each with its flips.
+    fn order_parity(&self, b: Board, moves: u64) -> Vec<(u8, u64)> {
+        let odd = odd_quadrants(b.empties() & self.mask);
+        let mut list = Vec::with_capacity(moves.count_ones() as usize);
+        for set in [moves & odd, moves & !odd] {
+            let mut m = set;
+            while m != 0 {
+                let sq = m.trailing_zeros();
+                m &= m - 1;
+                list.push((sq as u8, b.flips(sq)));
+            }
+        }
+        list
+    }
+}

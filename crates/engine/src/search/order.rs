@@ -1,0 +1,83 @@
+//! Move ordering: the hash move first, then moves that leave the opponent least mobile, take
+//! corners and, deeper in the tree, score best by a shallow look.
+
+use super::Searcher;
+use crate::eval::neighbours;
+use crate::Board;
+
+/// Corners of the 8x8 board (small boards rely on the other terms).
+const CORNERS: u64 = 0x8100_0000_0000_0081;
+
+impl Searcher<'_> {
+    /// The legal moves of `b` with their flips, best first for a midgame search `depth` deep.
+    pub(crate) fn order_midgame(
+        &mut self,
+        b: Board,
+        mut moves: u64,
+        hash_move: u8,
+        depth: u32,
+    ) -> Vec<(u8, u64)> {
+        let mut scored: Vec<(i32, u8, u64)> = Vec::with_capacity(moves.count_ones() as usize);
+        while moves != 0 {
+            let sq = moves.trailing_zeros();
+            moves &= moves - 1;
+            let flips = b.flips(sq);
+            let child = b.make(sq, flips);
+            let score = if sq as u8 == hash_move {
+                1 << 20
+            } else {
+                let opp_moves = self.moves(child);
+                let mut s = -64 * (opp_moves.count_ones() as i32)
+                    - 16 * (opp_moves & CORNERS).count_ones() as i32;
+                if (1u64 << sq) & CORNERS != 0 {
+                    s += 128;
+                }
+                // Potential mobility we leave the opponent.
+                s -= 8
+                    * (neighbours(child.opponent) & child.empties() & self.mask).count_ones()
+                        as i32;
+                if depth >= 4 {
+                    s -= 96 * self.eval.evaluate(child, self.mask);
+                }
+                s
+            };
+            scored.push((score, sq as u8, flips));
+        }
+        scored.sort_unstable_by_key(|&(s, _, _)| -s);
+        scored.into_iter().map(|(_, sq, f)| (sq, f)).collect()
+    }
+
+    /// Fastest-first ordering for the endgame: fewest opponent replies first, corners before
+    /// the rest on ties, the hash move at the front.
+    pub(crate) fn order_endgame(&self, b: Board, mut moves: u64, hash_move: u8) -> Vec<(u8, u64)> {
+        let mut scored: Vec<(i32, u8, u64)> = Vec::with_capacity(moves.count_ones() as usize);
+        while moves != 0 {
+            let sq = moves.trailing_zeros();
+            moves &= moves - 1;
+            let flips = b.flips(sq);
+            let child = b.make(sq, flips);
+            let score = if sq as u8 == hash_move {
+                1 << 20
+            } else {
+                let opp = self.moves(child);
+                let mut s = -16 * opp.count_ones() as i32 - 4 * (opp & CORNERS).count_ones() as i32;
+                s -= (neighbours(child.opponent) & child.empties() & self.mask).count_ones() as i32;
+                if (1u64 << sq) & CORNERS != 0 {
+                    s += 8;
+                }
+                s
+            };
+            scored.push((score, sq as u8, flips));
+        }
+        scored.sort_unstable_by_key(|&(s, _, _)| -s);
+        scored.into_iter().map(|(_, sq, f)| (sq, f)).collect()
+    }
+}
+
+impl Searcher<'_> {
+    /// The root's moves: the hash move first, then by the midgame ordering.
+    pub(crate) fn order_root(&mut self, b: Board, hash_move: u8) -> Vec<(u8, u64)> {
+        let moves = self.moves(b);
+        self.order_midgame(b, moves, hash_move, 4)
+    }
+}

@@ -1,0 +1,180 @@
+//! The solver against a plain minimax solve, and the midgame search's basic promises.
+
+use std::sync::atomic::AtomicBool;
+
+use super::*;
+use crate::eval::HandEval;
+use crate::playable;
+
+fn naive(b: Board, mask: u64) -> i32 {
+    let moves = b.moves() & mask;
+    if moves == 0 {
+        let passed = b.pass();
+        if passed.moves() & mask == 0 {
+            return final_score(b, mask);
+        }
+        return -naive(passed, mask);
+    }
+    let mut best = -INF;
+    let mut m = moves;
+    while m != 0 {
+        let sq = m.trailing_zeros();
+        m &= m - 1;
+        best = best.max(-naive(b.play(sq), mask));
+    }
+    best
+}
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+/// A random position with `empties` empty squares (or fewer, if the game ended first).
+fn random_position(rng: &mut Rng, mask: u64, start: Board, empties: u32) -> Board {
+    loop {
+        let mut b = start;
+        loop {
+            if (b.empties() & mask).count_ones() <= empties {
+                return b;
+            }
+            let moves = b.moves() & mask;
+            if moves == 0 {
+                if b.pass().moves() & mask == 0 {
+                    break;
+                }
+                b = b.pass();
+                continue;
+            }
+            let k = rng.next() % u64::from(moves.count_ones());
+            let mut m = moves;
+            for _ in 0..k {
+                m &= m - 1;
+            }
+            b = b.play(m.trailing_zeros());
+        }
+    }
+}
+
+fn searcher<'a>(
+    tt: &'a TranspositionTable,
+    eval: &'a HandEval,
+    stopper: &'a Stopper<'a>,
+    mask: u64,
+) -> Searcher<'a> {
+    Searcher::new(tt, eval, mask, stopper, None)
+}
+
+#[test]
+fn solver_agrees_with_minimax_on_random_endgames() {
+    let tt = TranspositionTable::new(4);
+    let eval = HandEval::new(8);
+    let flag = AtomicBool::new(false);
+    let stopper = Stopper {
+        flag: &flag,
+        halt: None,
+        deadline: None,
+        node_limit: None,
+    };
+    let mut rng = Rng(0x5eed_1234_abcd_0001);
+    for i in 0..3000 {
+        let empties = 1 + (i % 10) as u32;
+        let b = random_position(&mut rng, u64::MAX, Board::START, empties);
+        let want = naive(b, u64::MAX);
+        let mut s = searcher(&tt, &eval, &stopper, u64::MAX);
+        assert_eq!(s.solve(b, -INF, INF), want, "{b:?}");
+        // Win/loss/draw: a null window around 0 gives the sign.
+        let mut s = searcher(&tt, &eval, &stopper, u64::MAX);
+        let wld = s.solve(b, -1, 1);
+        assert_eq!(wld.signum(), want.signum(), "{b:?}");
+        // A fail-soft bound on the right side of any window.
+        let a = (rng.next() % 20) as i32 - 10;
+        let mut s = searcher(&tt, &eval, &stopper, u64::MAX);
+        let v = s.solve(b, a, a + 1);
+        if want <= a {
+            assert!(v <= a);
+        } else {
+            assert!(v > a);
+        }
+        // The midgame search deep enough to reach the end is exact too.
+        let mut s = searcher(&tt, &eval, &stopper, u64::MAX);
+        assert_eq!(s.pvs(b, 60, -INF, INF), want);
+    }
+}
+
+#[test]
+fn solver_agrees_with_minimax_on_small_boards() {
+    let tt = TranspositionTable::new(4);
+    let eval = HandEval::new(6);
+    let flag = AtomicBool::new(false);
+    let stopper = Stopper {
+        flag: &flag,
+        halt: None,
+        deadline: None,
+        node_limit: None,
+    };
+    let mut rng = Rng(0x0bad_cafe_dead_beef);
+    for n in [4u8, 6] {
+        let mask = playable(n);
+        let start = {
+            let pos = reversi_core::Position::start(
+                reversi_core::BoardSize::new(n).unwrap(),
+                reversi_core::Rules::Othello,
+            );
+            Board::from_position(&pos).unwrap().0
+        };
+        for i in 0..500 {
+            let empties = 1 + (i % 12) as u32;
+            let b = random_position(&mut rng, mask, start, empties);
+            let want = naive(b, mask);
+            let mut s = searcher(&tt, &eval, &stopper, mask);
+            assert_eq!(s.solve(b, -INF, INF), want, "{n}x{n}\n{b:?}");
+        }
+    }
+}
+
+#[test]
+fn four_by_four_is_solved() {
+    // 4x4 Othello from the standard start, with perfect play: White wins 3-11 with two squares
+    // left empty, 3-13 once the empties go to the winner.
+    let tt = TranspositionTable::new(4);
+    let eval = HandEval::new(4);
+    let flag = AtomicBool::new(false);
+    let stopper = Stopper {
+        flag: &flag,
+        halt: None,
+        deadline: None,
+        node_limit: None,
+    };
+    let mask = playable(4);
+    let pos =
+        reversi_core::Position::start(reversi_core::BoardSize::FOUR, reversi_core::Rules::Othello);
+    let b = Board::from_position(&pos).unwrap().0;
+    let mut s = searcher(&tt, &eval, &stopper, mask);
+    let v = s.solve(b, -INF, INF);
+    assert_eq!(v, naive(b, mask));
+    assert_eq!(v, -10);
+}
+
+#[test]
+fn stop_flag_interrupts() {
+    let tt = TranspositionTable::new(4);
+    let eval = HandEval::new(8);
+    let flag = AtomicBool::new(true);
+    let stopper = Stopper {
+        flag: &flag,
+        halt: None,
+        deadline: None,
+        node_limit: None,
+    };
+    let mut s = searcher(&tt, &eval, &stopper, u64::MAX);
+    let _ = s.pvs(Board::START, 30, -INF, INF);
+    assert!(s.stopped);
+    assert!(s.nodes <= 4096);
+}

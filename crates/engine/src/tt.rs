@@ -1,0 +1,189 @@
+//! The transposition table: a fixed-size hash table of search bounds, shared by all search
+//! threads without locks.
+//!
+//! Each slot is two `AtomicU64`: the packed data, and the key XOR the data. A reader accepts a
+//! slot only when the two agree with its key, so a slot torn by two writers racing is simply a
+//! miss, never a wrong answer (the "lockless hashing" of Hyatt and Mann).
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use crate::Board;
+
+/// The depth stored for an exact endgame solve: deeper than any midgame search.
+pub const SOLVED: u8 = 127;
+
+/// What the table knows about a position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Entry {
+    /// The score is at least `lower` and at most `upper`.
+    pub lower: i8,
+    pub upper: i8,
+    /// Plies searched ([`SOLVED`] for an exact endgame solve).
+    pub depth: u8,
+    /// Selectivity the bounds were found under (higher is more exact).
+    pub selectivity: u8,
+    /// The best move found, or 64 for none.
+    pub best: u8,
+}
+
+impl Entry {
+    fn pack(self, date: u8) -> u64 {
+        u64::from(self.lower as u8)
+            | u64::from(self.upper as u8) << 8
+            | u64::from(self.depth) << 16
+            | u64::from(self.selectivity) << 24
+            | u64::from(self.best) << 32
+            | u64::from(date) << 40
+    }
+
+    fn unpack(d: u64) -> (Entry, u8) {
+        (
+            Entry {
+                lower: d as u8 as i8,
+                upper: (d >> 8) as u8 as i8,
+                depth: (d >> 16) as u8,
+                selectivity: (d >> 24) as u8,
+                best: (d >> 32) as u8,
+            },
+            (d >> 40) as u8,
+        )
+    }
+}
+
+#[derive(Default)]
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+/// A hash table of [`Entry`]s in buckets of two slots: one kept for the deepest search, one
+/// always replaced.
+pub struct TranspositionTable {
+    slots: Vec<Slot>,
+    mask: usize,
+    date: AtomicU64,
+}
+
+/// A 64-bit hash of a board (player to move).
+#[inline(always)]
+#[must_use]
+pub fn hash(b: Board) -> u64 {
+    let mut h = b.player
+        ^ b.opponent
+            .rotate_left(29)
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    h ^= h >> 32;
+    h = h.wrapping_mul(0xd6e8_feb8_6659_fd93);
+    h ^= h >> 32;
+    h = h.wrapping_mul(0xd6e8_feb8_6659_fd93);
+    h ^ (h >> 32)
+}
+
+impl TranspositionTable {
+    /// A table of about `megabytes` MB (at least one bucket).
+    #[must_use]
+    pub fn new(megabytes: usize) -> TranspositionTable {
+        let bytes = megabytes.max(1) << 20;
+        let buckets = (bytes / (2 * std::mem::size_of::<Slot>()))
+            .next_power_of_two()
+            .max(2)
+            / 2;
+        let slots = (0..2 * buckets).map(|_| Slot::default()).collect();
+        TranspositionTable {
+            slots,
+            mask: buckets - 1,
+            date: AtomicU64::new(1),
+        }
+    }
+
+    /// Size in bytes.
+    #[must_use]
+    pub fn bytes(&self) -> usize {
+        self.slots.len() * std::mem::size_of::<Slot>()
+    }
+
+    /// Marks the start of a new search, so that older entries are replaced first.
+    pub fn new_search(&self) {
+        self.date.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Forgets everything.
+    pub fn clear(&self) {
+        for s in &self.slots {
+            s.check.store(0, Ordering::Relaxed);
+            s.data.store(0, Ordering::Relaxed);
+        }
+    }
+
+    fn date(&self) -> u8 {
+        (self.date.load(Ordering::Relaxed) % 255 + 1) as u8
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> usize {
+        ((key as usize) & self.mask) * 2
+    }
+
+    /// What is known about the board with hash `key`.
+    #[inline]
+    #[must_use]
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        let i = self.bucket(key);
+        for s in &self.slots[i..i + 2] {
+            let d = s.data.load(Ordering::Relaxed);
+            if s.check.load(Ordering::Relaxed) ^ d == key && d != 0 {
+                return Some(Entry::unpack(d).0);
+            }
+        }
+        None
+    }
+
+    /// Records `entry` for the board with hash `key`.
+    #[inline]
+    pub fn store(&self, key: u64, entry: Entry) {
+        let date = self.date();
+        let packed = entry.pack(date);
+        let i = self.bucket(key);
+        let deep = &self.slots[i];
+        let d = deep.data.load(Ordering::Relaxed);
+        let same = deep.check.load(Ordering::Relaxed) ^ d == key;
+        let (old, old_date) = Entry::unpack(d);
+        let slot = if same || d == 0 || old_date != date || old.depth <= entry.depth {
+            deep
+        } else {
+            &self.slots[i + 1]
+        };
+        slot.data.store(packed, Ordering::Relaxed);
+        slot.check.store(key ^ packed, Ordering::Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stores_and_probes() {
+        let tt = TranspositionTable::new(1);
+        assert!(tt.bytes() <= 1 << 20);
+        let e = Entry {
+            lower: -12,
+            upper: 64,
+            depth: 9,
+            selectivity: 3,
+            best: 19,
+        };
+        let k = hash(Board::START);
+        assert_eq!(tt.probe(k), None);
+        tt.store(k, e);
+        assert_eq!(tt.probe(k), Some(e));
+        assert_eq!(tt.probe(k ^ 1 << 40), None);
+        tt.clear();
+        assert_eq!(tt.probe(k), None);
+    }
+
+    #[test]
+    fn hash_separates_colours() {
+        assert_ne!(hash(Board::START), hash(Board::START.pass()));
+    }
+}

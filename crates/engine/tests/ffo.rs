@@ -1,0 +1,74 @@
+//! The FFO endgame suite (../shared/data/obf): exact scores and best moves.
+
+#![allow(clippy::unwrap_used)]
+
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use reversi_core::Move;
+use reversi_engine::engine::{Engine, Limits, Precision};
+use reversi_engine::{square_bit, Board};
+use reversi_formats::obf::parse_obf;
+
+fn data_dir() -> PathBuf {
+    std::env::var_os("REVERSI_DATA").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"),
+        PathBuf::from,
+    )
+}
+
+/// Solves every position of `file` with `threads` threads and checks score and move; returns
+/// the total nodes.
+fn solve_file(file: &str, threads: usize, wld: bool) -> u64 {
+    let text = std::fs::read_to_string(data_dir().join("obf").join(file)).unwrap();
+    let positions = parse_obf(&text).unwrap();
+    let engine = Engine::new(64, threads);
+    let stop = AtomicBool::new(false);
+    let mut total = 0;
+    for (i, p) in positions.iter().enumerate() {
+        let (board, mask) = Board::from_position(&p.position).unwrap();
+        engine.clear();
+        let t = Instant::now();
+        let limits = if wld { Limits::wld() } else { Limits::exact() };
+        let info = engine
+            .search(board, mask, &limits, &stop, &mut |_| {})
+            .unwrap();
+        let best = p.scores.iter().map(|&(_, s)| s).max().unwrap();
+        let listed = p
+            .scores
+            .iter()
+            .find(|(m, _)| matches!(m, Move::Play(sq) if square_bit(*sq) == u32::from(info.best)))
+            .map(|&(_, s)| s);
+        if wld {
+            assert_eq!(info.precision, Precision::WinLossDraw);
+            assert_eq!(info.score.signum(), best.signum(), "{file} #{}", i + 1);
+        } else {
+            assert_eq!(info.precision, Precision::Exact);
+            assert_eq!(info.score, best, "{file} #{}", i + 1);
+            assert_eq!(listed.unwrap_or(best), best, "{file} #{} move", i + 1);
+        }
+        println!(
+            "{file} #{:>2}: {:+} nodes {} in {:.3}s",
+            i + 1,
+            info.score,
+            info.nodes,
+            t.elapsed().as_secs_f64()
+        );
+        total += info.nodes;
+    }
+    total
+}
+
+#[test]
+#[ignore = "slow: run in release mode"]
+fn ffo_1_to_39_exact() {
+    solve_file("fforum-1-19.obf", 2, false);
+    solve_file("fforum-20-39.obf", 2, false);
+}
+
+#[test]
+#[ignore = "slow: run in release mode"]
+fn ffo_1_to_19_wld_agrees_in_sign() {
+    solve_file("fforum-1-19.obf", 1, true);
+}
