@@ -37,6 +37,11 @@ pub enum Command {
         #[arg(long, default_value = "othello")]
         rules: Rules,
     },
+    /// Solve endgame positions exactly and check the answers against the file.
+    ///
+    /// Prints, per position, the move found, its score, the expected score, ok/WRONG, nodes,
+    /// time and nodes/s; exits non-zero if any answer is wrong.
+    Solve(SolveArgs),
     /// Game history: list, show, delete, export and import stored games.
     History(crate::commands::history::HistoryArgs),
     /// Benchmarks.
@@ -44,6 +49,22 @@ pub enum Command {
         #[command(subcommand)]
         what: BenchCommand,
     },
+}
+
+/// `reversi solve` options.
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    /// OBF file of positions (one a line: 64 squares, side to move, `;`, best scores).
+    pub file: PathBuf,
+    /// Search threads [default: the number of cores].
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Solve for win/loss/draw only.
+    #[arg(long)]
+    pub wld: bool,
+    /// Transposition table size in MB.
+    #[arg(long, default_value_t = 256)]
+    pub hash_mb: usize,
 }
 
 #[derive(Debug, Subcommand)]

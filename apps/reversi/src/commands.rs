@@ -4,6 +4,7 @@ mod bench;
 pub(crate) mod history;
 mod perft;
 mod play;
+mod solve;
 
 use std::process::ExitCode;
 
@@ -13,6 +14,14 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Some(Command::Perft { depth, size, rules }) => perft::run(depth, size, rules),
         Some(Command::Play(args)) => play::run(args),
+        Some(Command::Solve(args)) => solve::run(&solve::SolveArgs {
+            file: &args.file,
+            threads: args
+                .threads
+                .unwrap_or_else(reversi_engine::engine::default_threads),
+            wld: args.wld,
+            hash_mb: args.hash_mb,
+        }),
         Some(Command::History(args)) => history::run(args),
         Some(Command::Bench { what }) => match what {
             BenchCommand::Perft { depth } => bench::perft(depth),
