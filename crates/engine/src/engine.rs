@@ -278,7 +278,7 @@ fn iterate(
     let solve_wld = !solve_exact && empties <= limits.wld_empties;
     let mid_depth = if solve_exact || solve_wld {
         // A short midgame search first, to order the moves of the solve.
-        limits.depth.min(empties.saturating_sub(8)).min(12)
+        limits.depth.min(empties.saturating_sub(8)).min(4)
     } else {
         limits.depth.min(empties.saturating_sub(1))
     };

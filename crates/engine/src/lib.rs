@@ -20,6 +20,7 @@ pub mod levels;
 pub mod mobility;
 pub mod perft;
 pub mod search;
+pub mod stability;
 pub mod tt;
 
 pub use board::{playable, square_bit, square_name, Board, FromPositionError};

@@ -4,12 +4,16 @@
 
 use super::{final_score, Searcher, INF, NO_MOVE};
 use crate::tt::{self, SOLVED};
-use crate::{flip, Board};
+use crate::{flip, stability, Board};
 
 /// From this many empties the solver generates moves and orders them fastest-first.
 const DEEP_MIN: u32 = 7;
+/// From this many empties the solver tries the stability cutoff.
+const STABILITY_MIN: u32 = 8;
 /// From this many empties the solver uses the transposition table.
 const TT_MIN: u32 = 10;
+/// From this many empties the moves are ordered fastest-first rather than by parity.
+const ORDER_MIN: u32 = 7;
 
 /// The four quadrants of the 8x8 board, for parity ordering.
 const QUADRANTS: [u64; 4] = [
@@ -139,8 +143,20 @@ impl Searcher<'_> {
                 }
             }
         }
-        let list = if n >= TT_MIN {
-            self.order_endgame(b, moves, hash_move)
+        if n >= STABILITY_MIN {
+            // The opponent's stable discs cap our score; only worth computing when even all
+            // of its discs being stable could cut.
+            let cells = self.mask.count_ones() as i32;
+            if cells - 2 * b.opponent.count_ones() as i32 <= alpha {
+                let stable = stability::stable_discs(b.opponent, b.player, self.mask);
+                let upper = cells - 2 * stable.count_ones() as i32;
+                if upper <= alpha {
+                    return upper;
+                }
+            }
+        }
+        let list = if n >= ORDER_MIN {
+            self.order_endgame(b, moves, hash_move, n)
         } else {
             self.order_parity(b, moves)
         };

@@ -5,6 +5,10 @@ use super::Searcher;
 use crate::eval::neighbours;
 use crate::Board;
 
+/// From this many empties the endgame ordering also asks the evaluation.
+const EVAL_ORDER_MIN: u32 = 16;
+const EVAL_ORDER_WEIGHT: i32 = 8;
+
 /// Corners of the 8x8 board (small boards rely on the other terms).
 const CORNERS: u64 = 0x8100_0000_0000_0081;
 
@@ -49,7 +53,13 @@ impl Searcher<'_> {
 
     /// Fastest-first ordering for the endgame: fewest opponent replies first, corners before
     /// the rest on ties, the hash move at the front.
-    pub(crate) fn order_endgame(&self, b: Board, mut moves: u64, hash_move: u8) -> Vec<(u8, u64)> {
+    pub(crate) fn order_endgame(
+        &self,
+        b: Board,
+        mut moves: u64,
+        hash_move: u8,
+        empties: u32,
+    ) -> Vec<(u8, u64)> {
         let mut scored: Vec<(i32, u8, u64)> = Vec::with_capacity(moves.count_ones() as usize);
         while moves != 0 {
             let sq = moves.trailing_zeros();
@@ -64,6 +74,9 @@ impl Searcher<'_> {
                 s -= (neighbours(child.opponent) & child.empties() & self.mask).count_ones() as i32;
                 if (1u64 << sq) & CORNERS != 0 {
                     s += 8;
+                }
+                if empties >= EVAL_ORDER_MIN {
+                    s -= EVAL_ORDER_WEIGHT * self.eval.evaluate(child, self.mask);
                 }
                 s
             };
