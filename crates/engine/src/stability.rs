@@ -30,7 +30,7 @@ const fn diagonals(step: i32) -> [u64; 15] {
     let mut out = [0u64; 15];
     let mut sq = 0;
     while sq < 64 {
-        let (c, r) = ((sq % 8) as i32, (sq / 8) as i32);
+        let (c, r) = (sq % 8, sq / 8);
         let index = if step == 9 { c - r + 7 } else { c + r };
         out[index as usize] |= 1u64 << sq;
         sq += 1;
