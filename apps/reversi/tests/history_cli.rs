@@ -359,3 +359,69 @@ fn the_whole_wthor_database_imports_quickly() {
     assert_eq!(out.lines().count(), 20);
     assert!(t.elapsed().as_secs_f64() < 2.0);
 }
+
+#[test]
+fn a_played_game_shows_and_exports_its_times_and_evaluations() {
+    use reversi_core::{BoardSize, Game, Position, Rules};
+    use reversi_store::{MoveRecord, NewGame, Player};
+
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("games.sqlite3");
+    let mut store = Store::open(&db).unwrap();
+    let new = NewGame::standard(
+        BoardSize::SIX,
+        Rules::Othello,
+        Player::human("Ann"),
+        Player::computer("reversi", "7"),
+    );
+    let id = store.create_game(&new).unwrap();
+    let mut game = Game::new(Position::start(BoardSize::SIX, Rules::Othello));
+    for i in 0..6u32 {
+        let mv = game.current().moves()[0];
+        game.play(mv).unwrap();
+        let rec = MoveRecord {
+            mv,
+            time_ms: Some(u64::from(i) * 250 + 500),
+            eval: (i % 2 == 1).then_some(f64::from(i) - 2.5),
+        };
+        store.append_move(id, &rec).unwrap();
+    }
+    drop(store);
+
+    let (ok, out, err) = history(&db, &["show", &id.to_string()]);
+    assert!(ok, "{err}");
+    assert!(out.contains("Game 1  (in_progress)"), "{out}");
+    assert!(
+        out.contains("White:   reversi (computer, level 7)"),
+        "{out}"
+    );
+    assert!(out.contains("Board:   6x6 othello"), "{out}");
+    assert!(out.contains("Result:  in progress"), "{out}");
+    assert!(out.contains("    1. B "), "{out}");
+    assert!(out.contains("0.5s"), "{out}");
+    assert!(out.contains("eval -1.50"), "{out}");
+    assert!(out.contains("to move"), "{out}");
+
+    let (ok, ggf, _) = history(&db, &["export", "1", "--format", "ggf"]);
+    assert!(ok);
+    assert!(ggf.contains("TY[6]") && ggf.contains("RE[?]"), "{ggf}");
+    assert!(ggf.contains("/-1.5/0.75]"), "{ggf}");
+    let file = dir.path().join("g.ggf");
+    std::fs::write(&file, &ggf).unwrap();
+    let fresh = dir.path().join("fresh.sqlite3");
+    assert!(history(&fresh, &["import", file.to_str().unwrap()]).0);
+    let copy = Store::open(&fresh)
+        .unwrap()
+        .load_game(reversi_store::GameId(1))
+        .unwrap();
+    let original = Store::open(&db)
+        .unwrap()
+        .load_game(reversi_store::GameId(1))
+        .unwrap();
+    assert_eq!(copy.game, original.game);
+    assert_eq!(
+        copy.moves, original.moves,
+        "times and evaluations survive GGF"
+    );
+    assert_eq!(copy.info.status, Status::Abandoned, "an unfinished import");
+}

@@ -102,8 +102,9 @@ pub enum ImportFormat {
     Transcript,
 }
 
-/// The database to use: `--db`, else `$REVERSI_DB`, else the default path.
-fn db_path(explicit: Option<PathBuf>) -> anyhow::Result<PathBuf> {
+/// The database to use: `--db`, else `$REVERSI_DB`, else the default path. The play loop
+/// opens the same one.
+pub(crate) fn db_path(explicit: Option<PathBuf>) -> anyhow::Result<PathBuf> {
     explicit
         .or_else(|| {
             std::env::var_os("REVERSI_DB")
