@@ -184,6 +184,17 @@ fn transcript_import_names_the_bad_line_and_adds_nothing() {
     let (_, out, _) = history(&db, &["list"]);
     assert_eq!(out.lines().count(), 2, "nothing of bad.txt: {out}");
 
+    // A byte-order mark and Windows line ends, in a GGF file without the extension.
+    let windows = dir.path().join("windows.txt");
+    std::fs::write(
+        &windows,
+        "\u{feff}(;GM[Othello]PB[x]PW[y]TY[8]B[f5]W[f6];)\r\n(;GM[Othello]PB[x]PW[y]B[f5]W[d6];)\r\n",
+    )
+    .unwrap();
+    let (ok, out, err) = history(&db, &["import", windows.to_str().unwrap()]);
+    assert!(ok, "{err}");
+    assert!(out.contains("2 added"), "{out}");
+
     // 10x10 transcripts, with two-digit rows.
     let big = dir.path().join("ten.txt");
     std::fs::write(&big, "e5 f5\n").unwrap();
@@ -202,6 +213,8 @@ fn transcript_import_names_the_bad_line_and_adds_nothing() {
     assert!(out.contains("1 added"), "{out}");
     let (_, out, _) = history(&db, &["list", "--limit", "1"]);
     assert!(out.contains("10x10 reversi  abandoned"), "{out}");
+    let (_, out, _) = history(&db, &["list"]);
+    assert_eq!(out.lines().count(), 5, "{out}");
 }
 
 #[test]

@@ -135,10 +135,11 @@ fn configure(conn: &Connection, path: &Path, wal: bool) -> Result<(), StoreError
     if wal {
         // WAL lets a reader (`history list`) run while a game is being written. With
         // synchronous=FULL every committed move is on disk before append_move returns.
-        let mode: String = conn
+        // Where WAL is unavailable (some network file systems) SQLite keeps its rollback
+        // journal, which is just as durable; the answer is not an error.
+        let _mode: String = conn
             .query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))
             .map_err(&err)?;
-        debug_assert_eq!(mode.to_ascii_lowercase(), "wal");
     }
     // A 64 MiB page cache keeps a large import from spilling into the WAL mid-transaction.
     conn.execute_batch(

@@ -64,7 +64,14 @@ fn detect(path: &Path, bytes: &[u8], format: ImportFormat) -> ImportFormat {
     match ext.as_deref() {
         Some("wtb") => ImportFormat::Wthor,
         Some("ggf") => ImportFormat::Ggf,
-        _ if bytes.trim_ascii_start().starts_with(b"(;") => ImportFormat::Ggf,
+        _ if bytes
+            .strip_prefix(b"\xef\xbb\xbf")
+            .unwrap_or(bytes)
+            .trim_ascii_start()
+            .starts_with(b"(;") =>
+        {
+            ImportFormat::Ggf
+        }
         _ => ImportFormat::Transcript,
     }
 }
@@ -81,7 +88,11 @@ fn read_games(
         || path.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
     );
-    let text = || std::str::from_utf8(&bytes).context("not UTF-8 text");
+    let text = || {
+        std::str::from_utf8(&bytes)
+            .map(|t| t.strip_prefix('\u{feff}').unwrap_or(t))
+            .context("not UTF-8 text")
+    };
     match detect(path, &bytes, format) {
         ImportFormat::Wthor => {
             let db = wthor::parse_wtb(&bytes)?;
