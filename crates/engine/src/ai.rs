@@ -4,13 +4,16 @@
 use std::fmt;
 use std::str::FromStr;
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use reversi_core::{Move, Position};
 
 use crate::classic::{self, Algorithm};
+use crate::engine::{self, Engine, Info, Limits, Precision};
 use crate::heuristic::TERMINAL;
 use crate::levels::Level;
+use crate::{square_name, Board};
 
 /// A kind of computer player.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -128,6 +131,9 @@ pub struct Candidate {
     pub mv: Move,
     pub score: i32,
     pub kind: ScoreKind,
+    /// The score is only an upper bound: the search proved the move no better than this
+    /// without computing its exact value.
+    pub upper_bound: bool,
 }
 
 impl Candidate {
@@ -141,6 +147,7 @@ impl Candidate {
                 _ => "L".into(),
             },
             ScoreKind::Random => "?".into(),
+            _ if self.upper_bound => format!("<={:+}", self.score),
             _ => format!("{:+}", self.score),
         }
     }
@@ -174,12 +181,25 @@ pub struct Decision {
     pub thinking: Thinking,
 }
 
-/// A computer player with its state (random seed).
-#[derive(Debug, Clone)]
+/// A computer player with its state: the random seed, and for levels the engine with its
+/// transposition table, kept from move to move.
+#[derive(Clone)]
 pub struct Computer {
     ai: Ai,
     rng: u64,
+    engine: Option<Arc<Engine>>,
 }
+
+impl fmt::Debug for Computer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Computer").field("ai", &self.ai).finish()
+    }
+}
+
+/// Transposition table of a game's computer player, in MB.
+const PLAYER_HASH_MB: usize = 64;
+/// Transposition table of a one-off hint search, in MB.
+const HINT_HASH_MB: usize = 16;
 
 /// Soft time budget of the generic search on boards larger than 8x8.
 const GENERIC_BUDGET: Duration = Duration::from_millis(1500);
@@ -188,7 +208,11 @@ impl Computer {
     /// A computer player; `seed` drives the random player.
     #[must_use]
     pub fn new(ai: Ai, seed: u64) -> Computer {
-        Computer { ai, rng: seed | 1 }
+        Computer {
+            ai,
+            rng: seed | 1,
+            engine: None,
+        }
     }
 
     #[must_use]
@@ -228,6 +252,7 @@ impl Computer {
                     mv,
                     score: 0,
                     kind: ScoreKind::Random,
+                    upper_bound: false,
                 };
                 Thinking {
                     best: Some(best.clone()),
@@ -245,6 +270,7 @@ impl Computer {
                             Move::Pass => 0,
                         },
                         kind: ScoreKind::Flips,
+                        upper_bound: false,
                     })
                     .collect();
                 candidates.sort_by_key(|c| -c.score);
@@ -265,6 +291,7 @@ impl Computer {
                         mv,
                         score: v,
                         kind: ScoreKind::Points(depth),
+                        upper_bound: false,
                     })
                     .collect();
                 candidates.sort_by_key(|c| -c.score);
@@ -274,6 +301,7 @@ impl Computer {
                         mv: r.best,
                         score: r.value,
                         kind: ScoreKind::Points(depth),
+                        upper_bound: false,
                     }),
                     pv: vec![r.best],
                     candidates,
@@ -281,7 +309,15 @@ impl Computer {
                     elapsed: started.elapsed(),
                 }
             }
-            Ai::Level(level) => level_search(pos, level, stop, progress, started),
+            Ai::Level(level) => {
+                let engine = self
+                    .engine
+                    .get_or_insert_with(|| {
+                        Arc::new(Engine::new(PLAYER_HASH_MB, engine::default_threads()))
+                    })
+                    .clone();
+                level_search(&engine, pos, level, stop, progress, started, false)
+            }
         };
         let mv = thinking.best.as_ref().map_or(first, |c| c.mv);
         let mut thinking = thinking;
@@ -302,12 +338,79 @@ pub fn hints(
     if pos.legal_moves().is_empty() {
         return Vec::new();
     }
-    level_search(pos, level, stop, progress, Instant::now()).candidates
+    let engine = Engine::new(HINT_HASH_MB, engine::default_threads());
+    level_search(&engine, pos, level, stop, progress, Instant::now(), true).candidates
 }
 
-/// A level's search over the generic rules: iterative deepening with negascout and a
-/// transposition table, exact once the game's end is within reach.
+fn to_move(square: u8) -> Move {
+    if square >= 64 {
+        Move::Pass
+    } else {
+        Move::Play(square_name(u32::from(square)))
+    }
+}
+
+fn thinking_of(info: &Info) -> Thinking {
+    let kind = match info.precision {
+        Precision::Exact => ScoreKind::Exact,
+        Precision::WinLossDraw => ScoreKind::WinLossDraw,
+        Precision::Depth(d) => ScoreKind::Depth(d),
+    };
+    let candidates = info
+        .moves
+        .iter()
+        .map(|m| Candidate {
+            mv: to_move(m.square),
+            score: m.score,
+            kind,
+            upper_bound: m.bound,
+        })
+        .collect();
+    Thinking {
+        depth: match info.precision {
+            Precision::Depth(d) => d,
+            _ => info.pv.len() as u32,
+        },
+        best: Some(Candidate {
+            mv: to_move(info.best),
+            score: info.score,
+            kind,
+            upper_bound: false,
+        }),
+        pv: info.pv.iter().map(|&sq| to_move(sq)).collect(),
+        candidates,
+        nodes: info.nodes,
+        elapsed: info.elapsed,
+    }
+}
+
+/// A level's search: the bitboard engine on boards up to 8x8, the generic rules beyond.
 fn level_search(
+    engine: &Engine,
+    pos: &Position,
+    level: Level,
+    stop: &AtomicBool,
+    progress: &mut dyn FnMut(&Thinking),
+    started: Instant,
+    all_exact: bool,
+) -> Thinking {
+    let Ok((board, mask)) = Board::from_position(pos) else {
+        return generic_level_search(pos, level, stop, progress, started);
+    };
+    let limits = Limits::level(level);
+    let mut report = |info: &Info| progress(&thinking_of(info));
+    let info = if all_exact {
+        engine.analyze(board, mask, &limits, stop, &mut report)
+    } else {
+        engine.search(board, mask, &limits, stop, &mut report)
+    };
+    info.map(|i| thinking_of(&i)).unwrap_or_default()
+}
+
+/// A level's search over the generic rules (boards larger than 8x8, and the Reversi rule's
+/// placement phase): iterative deepening with negascout and a transposition table, exact
+/// once the game's end is within reach.
+fn generic_level_search(
     pos: &Position,
     level: Level,
     stop: &AtomicBool,
@@ -351,6 +454,7 @@ fn level_search(
                 mv,
                 score: score(v),
                 kind: kind(v),
+                upper_bound: false,
             })
             .collect();
         candidates.sort_by_key(|c| -c.score);
@@ -360,6 +464,7 @@ fn level_search(
                 mv: r.best,
                 score: score(r.value),
                 kind: kind(r.value),
+                upper_bound: false,
             }),
             pv: vec![r.best],
             candidates,
