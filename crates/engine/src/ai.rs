@@ -4,7 +4,7 @@
 use std::fmt;
 use std::str::FromStr;
 use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use reversi_core::{Move, Position};
@@ -181,25 +181,23 @@ pub struct Decision {
     pub thinking: Thinking,
 }
 
-/// A computer player with its state: the random seed, and for levels the engine with its
-/// transposition table, kept from move to move.
-#[derive(Clone)]
+/// A computer player with its random seed.
+#[derive(Debug, Clone)]
 pub struct Computer {
     ai: Ai,
     rng: u64,
-    engine: Option<Arc<Engine>>,
 }
 
-impl fmt::Debug for Computer {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Computer").field("ai", &self.ai).finish()
-    }
-}
+/// Transposition table of the program's engine, in MB.
+const HASH_MB: usize = 64;
 
-/// Transposition table of a game's computer player, in MB.
-const PLAYER_HASH_MB: usize = 64;
-/// Transposition table of a one-off hint search, in MB.
-const HINT_HASH_MB: usize = 16;
+/// The engine every computer player and hint search of this process shares, so that its
+/// transposition table carries over from move to move (it is safe to search from several
+/// threads at once).
+fn shared_engine() -> &'static Engine {
+    static ENGINE: OnceLock<Engine> = OnceLock::new();
+    ENGINE.get_or_init(|| Engine::new(HASH_MB, engine::default_threads()))
+}
 
 /// Soft time budget of the generic search on boards larger than 8x8.
 const GENERIC_BUDGET: Duration = Duration::from_millis(1500);
@@ -208,11 +206,7 @@ impl Computer {
     /// A computer player; `seed` drives the random player.
     #[must_use]
     pub fn new(ai: Ai, seed: u64) -> Computer {
-        Computer {
-            ai,
-            rng: seed | 1,
-            engine: None,
-        }
+        Computer { ai, rng: seed | 1 }
     }
 
     #[must_use]
@@ -310,13 +304,7 @@ impl Computer {
                 }
             }
             Ai::Level(level) => {
-                let engine = self
-                    .engine
-                    .get_or_insert_with(|| {
-                        Arc::new(Engine::new(PLAYER_HASH_MB, engine::default_threads()))
-                    })
-                    .clone();
-                level_search(&engine, pos, level, stop, progress, started, false)
+                level_search(shared_engine(), pos, level, stop, progress, started, false)
             }
         };
         let mv = thinking.best.as_ref().map_or(first, |c| c.mv);
@@ -338,8 +326,16 @@ pub fn hints(
     if pos.legal_moves().is_empty() {
         return Vec::new();
     }
-    let engine = Engine::new(HINT_HASH_MB, engine::default_threads());
-    level_search(&engine, pos, level, stop, progress, Instant::now(), true).candidates
+    level_search(
+        shared_engine(),
+        pos,
+        level,
+        stop,
+        progress,
+        Instant::now(),
+        true,
+    )
+    .candidates
 }
 
 fn to_move(square: u8) -> Move {
