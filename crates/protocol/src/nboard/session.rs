@@ -1,0 +1,364 @@
+//! The engine's side of an NBoard session: the game the GUI set up, the depth it asked for,
+//! and the answers to `go`, `hint`, `analyze`, `ping` and `learn`, written to any `Write`.
+
+use std::io::{self, Write};
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use reversi_core::{BoardSize, Color, Game, Move, Position, Rules, Score};
+use reversi_engine::engine::{Engine, Info, Limits, Precision};
+use reversi_engine::levels::Level;
+use reversi_engine::{Board, FromPositionError};
+use reversi_formats::ggf::parse_ggf;
+
+use super::command::Command;
+use super::notation::{depth_text, engine_move, eval_text, line_text, move_text, parse_annotated};
+
+/// Whether the session goes on after a command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    Quit,
+}
+
+/// The name the engine gives itself in `set myname`, followed by its depth (`Reversi12`), as
+/// NTest and Edax do.
+pub const NAME: &str = "Reversi";
+
+/// The midgame depth before the GUI sets one (the terminal game's default level).
+pub const DEFAULT_DEPTH: u32 = Level::DEFAULT.get() as u32;
+
+/// An NBoard session over an engine.
+pub struct Session {
+    engine: Engine,
+    game: Game,
+    depth: u32,
+    contempt: f64,
+    version: u32,
+}
+
+/// A search's answer in moves rather than bit indices, seen from the side to move of the
+/// position asked about (a forced pass included).
+#[derive(Debug, Clone)]
+struct Thought {
+    precision: Precision,
+    score: i32,
+    pv: Vec<Move>,
+    /// Root moves with their scores, best first.
+    moves: Vec<(Move, i32)>,
+    nodes: u64,
+    elapsed: Duration,
+}
+
+impl Thought {
+    fn from_info(info: &Info, passed: bool) -> Thought {
+        let sign = if passed { -1 } else { 1 };
+        let mut pv: Vec<Move> = info.pv.iter().map(|&b| engine_move(b)).collect();
+        let moves = if passed {
+            pv.insert(0, Move::Pass);
+            vec![(Move::Pass, -info.score)]
+        } else {
+            info.moves
+                .iter()
+                .map(|m| (engine_move(m.square), m.score))
+                .collect()
+        };
+        Thought {
+            precision: info.precision,
+            score: sign * info.score,
+            pv,
+            moves,
+            nodes: info.nodes,
+            elapsed: info.elapsed,
+        }
+    }
+
+    fn best(&self) -> Move {
+        self.pv.first().copied().unwrap_or(Move::Pass)
+    }
+
+    /// The `search` line for root move `i`: the best move with the whole line, the others
+    /// alone; `None` past the moves searched.
+    fn search_line(&self, i: usize) -> Option<String> {
+        let (line, score) = if i == 0 {
+            (line_text(&self.pv), self.score)
+        } else {
+            let &(mv, score) = self.moves.get(i)?;
+            if mv == self.best() {
+                return None;
+            }
+            (line_text(&[mv]), score)
+        };
+        Some(format!(
+            "search {line} {} 0 {}",
+            eval_text(score, self.precision),
+            depth_text(self.precision)
+        ))
+    }
+}
+
+/// Writes one reply line and flushes it, as the protocol requires.
+fn send(out: &mut dyn Write, line: &str) -> io::Result<()> {
+    out.write_all(line.as_bytes())?;
+    out.write_all(b"\n")?;
+    out.flush()
+}
+
+impl Session {
+    /// A session on the 8x8 Othello start at [`DEFAULT_DEPTH`].
+    #[must_use]
+    pub fn new(engine: Engine) -> Session {
+        Session {
+            engine,
+            game: Game::new(Position::start(BoardSize::EIGHT, Rules::Othello)),
+            depth: DEFAULT_DEPTH,
+            contempt: 0.0,
+            version: 0,
+        }
+    }
+
+    /// The game the GUI set up and the moves played since.
+    #[must_use]
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The midgame depth.
+    #[must_use]
+    pub fn depth(&self) -> u32 {
+        self.depth
+    }
+
+    /// The contempt the GUI set. This engine has no opening book, the only place the protocol
+    /// applies contempt (to book draws), so it is kept and reported, not used.
+    #[must_use]
+    pub fn contempt(&self) -> f64 {
+        self.contempt
+    }
+
+    /// The protocol version the GUI announced (0 before `nboard`).
+    #[must_use]
+    pub fn version(&self) -> u32 {
+        self.version
+    }
+
+    /// What a search does at the current depth: the level of that number, that is the depth
+    /// in the midgame and an exact solve from about twice as many empty squares (capped as the
+    /// levels cap it, so that answers stay quick).
+    #[must_use]
+    pub fn limits(&self) -> Limits {
+        let n = u8::try_from(self.depth.clamp(1, 60)).unwrap_or(Level::MAX);
+        Limits::level(Level::new(n).unwrap_or(Level::DEFAULT))
+    }
+
+    /// Handles one line from the GUI; a line that is not a command is ignored.
+    ///
+    /// # Errors
+    /// Only when writing a reply fails.
+    pub fn handle_line(
+        &mut self,
+        line: &str,
+        out: &mut dyn Write,
+        stop: &AtomicBool,
+    ) -> io::Result<Flow> {
+        match Command::parse(line) {
+            Ok(command) => self.handle(command, out, stop),
+            Err(_) => Ok(Flow::Continue),
+        }
+    }
+
+    /// Carries out one command, writing its replies to `out`. `stop` ends a search early (the
+    /// line reader raises it when a `ping` arrives).
+    ///
+    /// # Errors
+    /// Only when writing a reply fails.
+    pub fn handle(
+        &mut self,
+        command: Command,
+        out: &mut dyn Write,
+        stop: &AtomicBool,
+    ) -> io::Result<Flow> {
+        match command {
+            Command::NBoard(version) => self.version = version,
+            Command::SetDepth(depth) => {
+                self.depth = depth.min(60);
+                send(out, &format!("set myname {NAME}{}", self.depth))?;
+            }
+            Command::SetGame(text) => self.set_game(&text),
+            Command::SetContempt(c) => self.contempt = c,
+            Command::Move(text) => self.play(&text),
+            Command::Hint(n) => self.hint(n, out, stop)?,
+            Command::Go => self.go(out, stop)?,
+            Command::Ping(n) => send(out, &format!("pong {n}"))?,
+            Command::Learn => send(out, "learned")?,
+            Command::Analyze => self.analyze(out, stop)?,
+            Command::Quit => return Ok(Flow::Quit),
+        }
+        Ok(Flow::Continue)
+    }
+
+    /// `set game`: a game that does not parse is ignored, and the current one kept.
+    fn set_game(&mut self, text: &str) {
+        let Ok(games) = parse_ggf(text) else { return };
+        if let Some(game) = games.first().and_then(|g| g.game().ok()) {
+            self.game = game;
+        }
+    }
+
+    /// `move`: an illegal move is ignored. A move for the other side while the side to move
+    /// has to pass is taken as the pass and the move, for GUIs that leave passes out.
+    fn play(&mut self, text: &str) {
+        let pos = self.game.current().clone();
+        let Ok(m) = parse_annotated(text, pos.size()) else {
+            return;
+        };
+        if self.game.play(m.mv).is_ok() {
+            return;
+        }
+        if m.mv != Move::Pass && pos.must_pass() {
+            let after_pass = pos.with_turn(pos.turn().opposite());
+            if after_pass.play(m.mv).is_ok() {
+                let _ = self.game.play(Move::Pass);
+                let _ = self.game.play(m.mv);
+            }
+        }
+    }
+
+    /// Searches `pos`: `Ok(None)` when the game is over. A forced pass is searched from the
+    /// opponent's side and reported as the pass.
+    fn think(
+        &self,
+        pos: &Position,
+        all_exact: bool,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&Thought),
+    ) -> Result<Option<Thought>, FromPositionError> {
+        if pos.is_game_over() {
+            return Ok(None);
+        }
+        let (board, mask) = Board::from_position(pos)?;
+        let passed = pos.must_pass();
+        let board = if passed { board.pass() } else { board };
+        let limits = self.limits();
+        let mut progress = |info: &Info| report(&Thought::from_info(info, passed));
+        let info = if all_exact {
+            self.engine
+                .analyze(board, mask, &limits, stop, &mut progress)
+        } else {
+            self.engine
+                .search(board, mask, &limits, stop, &mut progress)
+        };
+        Ok(info.map(|i| Thought::from_info(&i, passed)))
+    }
+
+    fn go(&mut self, out: &mut dyn Write, stop: &AtomicBool) -> io::Result<()> {
+        let pos = self.game.current().clone();
+        if pos.must_pass() {
+            return send(out, "=== PA");
+        }
+        send(out, &format!("status {NAME}{} is thinking", self.depth))?;
+        let mut failed = None;
+        let result = self.think(&pos, false, stop, &mut |t| {
+            if failed.is_none() {
+                if let Some(line) = t.search_line(0) {
+                    failed = send(out, &line).err();
+                }
+            }
+        });
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        match result {
+            Ok(Some(t)) => {
+                send(out, &nodestats(&t))?;
+                send(
+                    out,
+                    &format!(
+                        "=== {}/{}/{:.2}",
+                        move_text(t.best()),
+                        eval_text(t.score, t.precision),
+                        t.elapsed.as_secs_f64()
+                    ),
+                )
+            }
+            Ok(None) => send(out, "status the game is over: no move to play"),
+            Err(e) => send(out, &format!("status cannot search this position: {e}")),
+        }
+    }
+
+    fn hint(&mut self, n: usize, out: &mut dyn Write, stop: &AtomicBool) -> io::Result<()> {
+        let pos = self.game.current().clone();
+        send(out, &format!("status {NAME}{} is analysing", self.depth))?;
+        let mut failed = None;
+        let mut reported = false;
+        let write_top = |t: &Thought, out: &mut dyn Write| -> io::Result<()> {
+            for i in 0..n.min(t.moves.len().max(1)) {
+                if let Some(line) = t.search_line(i) {
+                    send(out, &line)?;
+                }
+            }
+            Ok(())
+        };
+        let result = self.think(&pos, true, stop, &mut |t| {
+            reported = true;
+            if failed.is_none() {
+                failed = write_top(t, out).err();
+            }
+        });
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        match result {
+            Ok(Some(t)) => {
+                if !reported {
+                    write_top(&t, out)?;
+                }
+                send(out, &nodestats(&t))?;
+            }
+            Ok(None) => send(out, "status the game is over: nothing to hint")?,
+            Err(e) => send(out, &format!("status cannot search this position: {e}"))?,
+        }
+        send(out, "status")
+    }
+
+    /// `analyze`: every position of the game from the last to the start (so that the later,
+    /// smaller searches fill the table for the earlier ones), one `analysis` line each.
+    fn analyze(&mut self, out: &mut dyn Write, stop: &AtomicBool) -> io::Result<()> {
+        send(out, &format!("status {NAME}{} is analysing", self.depth))?;
+        let positions = self.game.positions().to_vec();
+        for (made, pos) in positions.iter().enumerate().rev() {
+            if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                break;
+            }
+            let eval = if pos.is_game_over() {
+                Some(format!("{:.2}", f64::from(final_margin(pos))))
+            } else {
+                match self.think(pos, false, stop, &mut |_| {}) {
+                    Ok(Some(t)) => Some(eval_text(t.score, t.precision)),
+                    _ => None,
+                }
+            };
+            if let Some(eval) = eval {
+                send(out, &format!("analysis {made} {eval}"))?;
+            }
+        }
+        send(out, "status")
+    }
+}
+
+fn nodestats(t: &Thought) -> String {
+    format!("nodestats {} {:.2}", t.nodes, t.elapsed.as_secs_f64())
+}
+
+/// The final disc difference of a finished game for its side to move, empty squares to the
+/// winner.
+fn final_margin(pos: &Position) -> i32 {
+    let margin = Score::of(pos).margin();
+    match pos.turn() {
+        Color::Black => margin,
+        Color::White => -margin,
+    }
+}
+
+#[cfg(test)]
+mod tests;
