@@ -44,6 +44,12 @@ pub enum Command {
     Solve(SolveArgs),
     /// Game history: list, show, delete, export and import stored games.
     History(crate::commands::history::HistoryArgs),
+    /// Speak the NBoard protocol (version 2) on standard input and output, as an engine for
+    /// NBoard and other GUIs.
+    Nboard(crate::commands::nboard::NboardArgs),
+    /// Play a match between two engines (internal levels or NBoard programs) on XOT openings,
+    /// each twice with colours swapped; report the score and an Elo difference.
+    Match(crate::commands::match_cmd::MatchArgs),
     /// Benchmarks.
     Bench {
         #[command(subcommand)]

@@ -2,6 +2,8 @@
 
 mod bench;
 pub(crate) mod history;
+pub(crate) mod match_cmd;
+pub(crate) mod nboard;
 mod perft;
 mod play;
 mod solve;
@@ -23,6 +25,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             hash_mb: args.hash_mb,
         }),
         Some(Command::History(args)) => history::run(args),
+        Some(Command::Nboard(args)) => nboard::run(&args),
+        Some(Command::Match(args)) => match_cmd::run(args),
         Some(Command::Bench { what }) => match what {
             BenchCommand::Perft { depth } => bench::perft(depth),
             BenchCommand::Algorithms {

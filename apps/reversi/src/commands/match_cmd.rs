@@ -1,0 +1,344 @@
+//! `reversi match`: two engines play each opening twice with colours swapped; the games are
+//! saved and the result reported with an Elo difference.
+
+mod player;
+mod record;
+mod stats;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::{bail, Context};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use reversi_core::{parse_transcript, BoardSize, Color, Game, Move, Position, Rules, Score};
+use reversi_protocol::nboard::ClientError;
+use reversi_store::MoveRecord;
+
+use player::{Contender, EngineSpec, Setup};
+use record::{Forfeit, Played, Sink};
+use stats::{Outcome, Tally};
+
+/// `reversi match` options.
+#[derive(Debug, Args)]
+pub struct MatchArgs {
+    /// The first engine: an internal player (level:12, 12, hard, minimax:4, greedy, random)
+    /// or the command line of an NBoard engine ("reversi nboard", "edax -q", …; `reversi`
+    /// runs this very program).
+    #[arg(long = "a", value_name = "ENGINE")]
+    pub a: String,
+    /// The second engine.
+    #[arg(long = "b", value_name = "ENGINE")]
+    pub b: String,
+    /// XOT openings file, one transcript a line, used in order [default:
+    /// $REVERSI_DATA/xot-large.txt, or ../shared/data/xot-large.txt]
+    #[arg(long)]
+    pub openings: Option<PathBuf>,
+    /// Number of games; each opening is played twice, colours swapped.
+    #[arg(long, default_value_t = 20)]
+    pub games: usize,
+    /// Caps every move of an internal level at this many seconds; an external engine
+    /// forfeits after max(10, 20 × this) seconds without an answer.
+    #[arg(long, value_name = "S")]
+    pub time_per_move: Option<f64>,
+    /// Midgame depth of external engines (`set depth`); internal players keep their own.
+    #[arg(long, value_name = "D", default_value_t = 10)]
+    pub depth: u32,
+    /// Search threads of each internal level.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Transposition table of each internal level, in MB.
+    #[arg(long, default_value_t = 16)]
+    pub hash_mb: usize,
+    /// Seconds an external engine may take for a move (or to start) before it forfeits the
+    /// game [default: max(10, 20 × time per move), 60 without a time per move]
+    #[arg(long, value_name = "S")]
+    pub move_timeout: Option<f64>,
+    /// Write the games to this GGF file instead of the game database.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Game database [default: $REVERSI_DB, else $XDG_DATA_HOME/reversi/games.sqlite3, else
+    /// ~/.local/share/reversi/games.sqlite3]
+    #[arg(long, value_name = "PATH")]
+    pub db: Option<PathBuf>,
+}
+
+fn seconds(what: &str, s: f64) -> anyhow::Result<Duration> {
+    Duration::try_from_secs_f64(s)
+        .ok()
+        .filter(|d| !d.is_zero())
+        .with_context(|| format!("{what} must be a positive number of seconds, not {s}"))
+}
+
+pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
+    if args.games == 0 {
+        bail!("--games must be at least 1");
+    }
+    if args.depth == 0 || args.depth > 60 {
+        bail!("--depth must be 1-60, not {}", args.depth);
+    }
+    let time_per_move = args
+        .time_per_move
+        .map(|s| seconds("--time-per-move", s))
+        .transpose()?;
+    let timeout = match args.move_timeout {
+        Some(s) => seconds("--move-timeout", s)?,
+        None => time_per_move.map_or(Duration::from_secs(60), |t| {
+            (t * 20).max(Duration::from_secs(10))
+        }),
+    };
+    let spec_a: EngineSpec = args.a.parse().context("--a")?;
+    let spec_b: EngineSpec = args.b.parse().context("--b")?;
+    let path = args.openings.clone().unwrap_or_else(default_openings);
+    let openings = read_openings(&path, args.games.div_ceil(2))?;
+    let mut sink = match &args.out {
+        Some(out) => Sink::ggf(out)?,
+        None => Sink::store(&crate::commands::history::db_path(args.db.clone())?)?,
+    };
+    let setup = Setup {
+        threads: args.threads.max(1),
+        hash_mb: args.hash_mb,
+        time_per_move,
+        depth: args.depth,
+    };
+    let mut a = Contender::new(&args.a, &spec_a, &setup);
+    let mut b = Contender::new(&args.b, &spec_b, &setup);
+
+    println!(
+        "{} vs {}: {} games on {} openings from {}, colours swapped",
+        args.a,
+        args.b,
+        args.games,
+        openings.len(),
+        path.display()
+    );
+    let bar = ProgressBar::new(args.games as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} games  {msg}  [{elapsed}]")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let mut tally = Tally::default();
+    let mut forfeits = [0usize; 2];
+    let mut ids = Vec::new();
+    for g in 0..args.games {
+        let opening = &openings[g / 2];
+        let a_black = g % 2 == 0;
+        let played = if a_black {
+            play_game(&mut a, &mut b, opening, timeout)
+        } else {
+            play_game(&mut b, &mut a, opening, timeout)
+        };
+        let a_color = if a_black { Color::Black } else { Color::White };
+        let margin = match a_color {
+            Color::Black => played.score.margin(),
+            Color::White => -played.score.margin(),
+        };
+        tally.add(Outcome {
+            margin,
+            as_black: a_black,
+        });
+        let line = format!(
+            "game {:>3}  opening {:>3}  {} (Black) {} {} (White){}",
+            g + 1,
+            g / 2 + 1,
+            played.black.name,
+            played.score,
+            played.white.name,
+            played
+                .forfeit
+                .as_ref()
+                .map(|f| format!(
+                    "  {} forfeits: {}",
+                    if f.color == a_color { &args.a } else { &args.b },
+                    f.reason
+                ))
+                .unwrap_or_default()
+        );
+        if let Some(f) = &played.forfeit {
+            forfeits[usize::from(f.color != a_color)] += 1;
+        }
+        bar.suspend(|| println!("{line}"));
+        if let Some(id) = sink.save(&played)? {
+            ids.push(id);
+        }
+        bar.set_message(format!("{}: {}", args.a, tally.record()));
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    report(&args, &tally, forfeits);
+    match (ids.first(), ids.last()) {
+        (Some(first), Some(last)) => println!(
+            "saved {} games to {} (ids {first}-{last})",
+            ids.len(),
+            sink.describe()
+        ),
+        _ => println!("saved {} games to {}", tally.games(), sink.describe()),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn report(args: &MatchArgs, tally: &Tally, forfeits: [usize; 2]) {
+    let (elo, lo, hi) = tally.elo();
+    println!(
+        "{}: {} (as Black {}, as White {}) against {}",
+        args.a,
+        tally.record(),
+        tally.record_as(true),
+        tally.record_as(false),
+        args.b
+    );
+    println!("average disc difference {:+.2}", tally.average_margin());
+    println!("score {:.1}%", 100.0 * tally.score());
+    println!("Elo difference {elo} (95% interval {lo} to {hi})");
+    println!(
+        "forfeits: {} {}, {} {}",
+        args.a, forfeits[0], args.b, forfeits[1]
+    );
+}
+
+/// Plays one game from `opening`; a side whose engine fails loses it 0-64.
+fn play_game(
+    black: &mut Contender,
+    white: &mut Contender,
+    opening: &Game,
+    timeout: Duration,
+) -> Played {
+    let mut game = opening.clone();
+    let mut moves: Vec<MoveRecord> = game.moves().iter().map(|&m| MoveRecord::bare(m)).collect();
+    let forfeit = play_out(black, white, &mut game, &mut moves, timeout);
+    let names = [black.clone_name(), white.clone_name()];
+    let score = match &forfeit {
+        Some(f) if f.color == Color::Black => Score {
+            black: 0,
+            white: 64,
+        },
+        Some(_) => Score {
+            black: 64,
+            white: 0,
+        },
+        None => Score::of(game.current()),
+    };
+    let [black_player, white_player] = names;
+    Played {
+        game,
+        moves,
+        black: black_player,
+        white: white_player,
+        score,
+        forfeit,
+    }
+}
+
+impl Contender {
+    /// The player as the history records it: the engine's own name when it gave one.
+    fn clone_name(&self) -> reversi_store::Player {
+        let name = match self.engine_name() {
+            Some(n) => format!("{n} ({})", self.label()),
+            None => self.label().to_string(),
+        };
+        record::player(&name, self.level())
+    }
+}
+
+/// The moves of the game until its end or a forfeit.
+fn play_out(
+    black: &mut Contender,
+    white: &mut Contender,
+    game: &mut Game,
+    moves: &mut Vec<MoveRecord>,
+    timeout: Duration,
+) -> Option<Forfeit> {
+    let fail = |color: Color, who: &mut Contender, e: &ClientError| {
+        who.reset();
+        Some(Forfeit {
+            color,
+            reason: e.to_string(),
+            timeout: matches!(e, ClientError::Timeout(_)),
+        })
+    };
+    if let Err(e) = black.new_game(game, timeout) {
+        return fail(Color::Black, black, &e);
+    }
+    if let Err(e) = white.new_game(game, timeout) {
+        return fail(Color::White, white, &e);
+    }
+    loop {
+        let pos = game.current();
+        if pos.is_game_over() {
+            return None;
+        }
+        let turn = pos.turn();
+        let record = if pos.must_pass() {
+            MoveRecord::bare(Move::Pass)
+        } else {
+            let mover = match turn {
+                Color::Black => &mut *black,
+                Color::White => &mut *white,
+            };
+            match mover.choose(game, timeout) {
+                Ok(c) => MoveRecord {
+                    mv: c.mv,
+                    time_ms: Some(c.time.as_millis().try_into().unwrap_or(u64::MAX)),
+                    eval: c.eval,
+                },
+                Err(e) => return fail(turn, mover, &e),
+            }
+        };
+        if let Err(why) = game.play(record.mv) {
+            let mover = match turn {
+                Color::Black => &mut *black,
+                Color::White => &mut *white,
+            };
+            mover.reset();
+            return Some(Forfeit {
+                color: turn,
+                reason: format!("illegal move {}: {why}", record.mv),
+                timeout: false,
+            });
+        }
+        moves.push(record);
+        if let Err(e) = black.observe(record.mv) {
+            return fail(Color::Black, black, &e);
+        }
+        if let Err(e) = white.observe(record.mv) {
+            return fail(Color::White, white, &e);
+        }
+    }
+}
+
+/// `$REVERSI_DATA/xot-large.txt`, or the shared data beside the project.
+fn default_openings() -> PathBuf {
+    let dir = std::env::var_os("REVERSI_DATA")
+        .map_or_else(|| PathBuf::from("../shared/data"), PathBuf::from);
+    dir.join("xot-large.txt")
+}
+
+/// The first `count` openings of a file of transcripts (8x8 Othello), as games.
+fn read_openings(path: &Path, count: usize) -> anyhow::Result<Vec<Game>> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read the openings {}", path.display()))?;
+    let start = Position::start(BoardSize::EIGHT, Rules::Othello);
+    let mut out = Vec::with_capacity(count);
+    for (i, line) in text.lines().enumerate() {
+        if out.len() == count {
+            break;
+        }
+        if line.trim().is_empty() {
+            continue;
+        }
+        let game = parse_transcript(line.trim(), start.clone())
+            .with_context(|| format!("{}:{}", path.display(), i + 1))?;
+        if !game.is_over() {
+            out.push(game);
+        }
+    }
+    if out.len() < count {
+        bail!(
+            "{} holds only {} openings, {count} needed",
+            path.display(),
+            out.len()
+        );
+    }
+    Ok(out)
+}

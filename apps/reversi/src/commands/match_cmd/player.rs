@@ -1,0 +1,380 @@
+//! The engines of a match: an internal computer player (a level searched by its own engine,
+//! or random, greedy, a classic algorithm) or an external program spoken to in NBoard.
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use reversi_core::{Game, Move};
+use reversi_engine::ai::{Ai, Computer};
+use reversi_engine::engine::{Engine, Limits};
+use reversi_engine::levels::Level;
+use reversi_engine::Board;
+use reversi_protocol::nboard::notation::engine_move;
+use reversi_protocol::nboard::{Client, ClientError};
+
+/// An engine named on the command line: an internal player (`level:12`, `12`, `hard`,
+/// `minimax:4`, `greedy`, `random`) or else the command line of an NBoard program.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EngineSpec {
+    Internal(Ai),
+    External(Vec<String>),
+}
+
+/// An engine description that names nothing to run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseEngineError(pub String);
+
+impl fmt::Display for ParseEngineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{:?} is neither a computer player (level:N, ALGORITHM:DEPTH, greedy, random) nor \
+             a command line with balanced quotes",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for ParseEngineError {}
+
+impl FromStr for EngineSpec {
+    type Err = ParseEngineError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        if let Ok(ai) = s.parse::<Ai>() {
+            return Ok(EngineSpec::Internal(ai));
+        }
+        match split_command(s) {
+            Some(argv) if !argv.is_empty() => Ok(EngineSpec::External(argv)),
+            _ => Err(ParseEngineError(s.to_string())),
+        }
+    }
+}
+
+/// Splits a command line into words as a POSIX shell would for plain words, `'single'` and
+/// `"double"` quotes and backslash escapes; `None` when a quote is not closed.
+pub fn split_command(line: &str) -> Option<Vec<String>> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut in_word = false;
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            c if c.is_whitespace() => {
+                if in_word {
+                    words.push(std::mem::take(&mut word));
+                    in_word = false;
+                }
+            }
+            '\'' => {
+                in_word = true;
+                loop {
+                    match chars.next()? {
+                        '\'' => break,
+                        c => word.push(c),
+                    }
+                }
+            }
+            '"' => {
+                in_word = true;
+                loop {
+                    match chars.next()? {
+                        '"' => break,
+                        '\\' => match chars.next()? {
+                            c @ ('"' | '\\' | '$' | '`') => word.push(c),
+                            c => {
+                                word.push('\\');
+                                word.push(c);
+                            }
+                        },
+                        c => word.push(c),
+                    }
+                }
+            }
+            '\\' => {
+                in_word = true;
+                word.push(chars.next()?);
+            }
+            c => {
+                in_word = true;
+                word.push(c);
+            }
+        }
+    }
+    if in_word {
+        words.push(word);
+    }
+    Some(words)
+}
+
+/// A move an engine chose, with its evaluation (discs, for the mover) and the time it took.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Choice {
+    pub mv: Move,
+    pub eval: Option<f64>,
+    pub time: Duration,
+}
+
+/// How a match engine is run.
+enum Kind {
+    /// A level on its own engine: its own table, cleared every game, so that games are
+    /// reproducible (with one thread) and the two sides never share what they learned.
+    Level {
+        engine: Engine,
+        limits: Limits,
+        level: Level,
+    },
+    /// Random, greedy and the classic algorithms.
+    Computer(Computer),
+    /// An NBoard program; restarted for the next game after it fails.
+    External {
+        argv: Vec<String>,
+        depth: u32,
+        client: Option<Client>,
+    },
+}
+
+/// One side of a match.
+pub struct Contender {
+    label: String,
+    kind: Kind,
+}
+
+/// How the internal engines are set up.
+#[derive(Debug, Clone, Copy)]
+pub struct Setup {
+    /// Search threads of a level.
+    pub threads: usize,
+    pub hash_mb: usize,
+    /// A cap on each move of a level.
+    pub time_per_move: Option<Duration>,
+    /// The `set depth` of external engines.
+    pub depth: u32,
+}
+
+impl Contender {
+    /// A contender called `label` on the command line.
+    #[must_use]
+    pub fn new(label: &str, spec: &EngineSpec, setup: &Setup) -> Contender {
+        let kind = match spec {
+            EngineSpec::Internal(Ai::Level(level)) => Kind::Level {
+                engine: Engine::new(setup.hash_mb, setup.threads),
+                limits: Limits {
+                    time: setup.time_per_move,
+                    ..Limits::level(*level)
+                },
+                level: *level,
+            },
+            EngineSpec::Internal(ai) => Kind::Computer(Computer::new(*ai, 0x5eed)),
+            EngineSpec::External(argv) => Kind::External {
+                argv: resolve_self(argv),
+                depth: setup.depth,
+                client: None,
+            },
+        };
+        Contender {
+            label: label.to_string(),
+            kind,
+        }
+    }
+
+    /// The name given on the command line.
+    #[must_use]
+    pub fn label(&self) -> &str {
+        &self.label
+    }
+
+    /// The level, for an internal level.
+    #[must_use]
+    pub fn level(&self) -> Option<String> {
+        match &self.kind {
+            Kind::Level { level, .. } => Some(level.get().to_string()),
+            _ => None,
+        }
+    }
+
+    /// The name an external engine gave itself, once started.
+    #[must_use]
+    pub fn engine_name(&self) -> Option<&str> {
+        match &self.kind {
+            Kind::External {
+                client: Some(c), ..
+            } => c.name(),
+            _ => None,
+        }
+    }
+
+    /// A new game from the position `game` reaches: internal engines forget earlier games,
+    /// an external one is started if it is not running and told the game.
+    ///
+    /// # Errors
+    /// When an external engine cannot be started or told.
+    pub fn new_game(&mut self, game: &Game, timeout: Duration) -> Result<(), ClientError> {
+        match &mut self.kind {
+            Kind::Level { engine, .. } => engine.clear(),
+            Kind::Computer(_) => {}
+            Kind::External {
+                argv,
+                depth,
+                client,
+            } => {
+                if client.is_none() {
+                    *client = Some(Client::spawn(argv, *depth, timeout)?);
+                }
+                if let Some(c) = client {
+                    c.set_game(game)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// This engine's move at the end of `game` (whose side to move has a legal move).
+    ///
+    /// # Errors
+    /// When an external engine crashes, hangs past `timeout`, or answers no move.
+    pub fn choose(&mut self, game: &Game, timeout: Duration) -> Result<Choice, ClientError> {
+        let started = Instant::now();
+        let pos = game.current();
+        let stop = AtomicBool::new(false);
+        match &mut self.kind {
+            Kind::Level {
+                engine,
+                limits,
+                level,
+            } => {
+                if let Ok((board, mask)) = Board::from_position(pos) {
+                    if let Some(info) = engine.search(board, mask, limits, &stop, &mut |_| {}) {
+                        return Ok(Choice {
+                            mv: engine_move(info.best),
+                            eval: Some(f64::from(info.score)),
+                            time: started.elapsed(),
+                        });
+                    }
+                }
+                // Boards the bitboard cannot hold: the generic search of the same level.
+                let mut computer = Computer::new(Ai::Level(*level), 1);
+                Ok(computer_choice(&mut computer, game, started))
+            }
+            Kind::Computer(c) => Ok(computer_choice(c, game, started)),
+            Kind::External { client, .. } => {
+                let Some(c) = client else {
+                    return Err(ClientError::Exited(None));
+                };
+                let m = c.go(game, timeout)?;
+                Ok(Choice {
+                    mv: m.mv,
+                    eval: m.eval,
+                    time: started.elapsed(),
+                })
+            }
+        }
+    }
+
+    /// Tells an external engine the move just played.
+    ///
+    /// # Errors
+    /// When the engine cannot be written to.
+    pub fn observe(&mut self, mv: Move) -> Result<(), ClientError> {
+        match &mut self.kind {
+            Kind::External {
+                client: Some(c), ..
+            } => c.play(mv),
+            _ => Ok(()),
+        }
+    }
+
+    /// After a failure: an external engine is ended, to be started afresh next game.
+    pub fn reset(&mut self) {
+        if let Kind::External { client, .. } = &mut self.kind {
+            *client = None;
+        }
+    }
+}
+
+fn computer_choice(c: &mut Computer, game: &Game, started: Instant) -> Choice {
+    let stop = AtomicBool::new(false);
+    let decision = c.choose(game.current(), &stop, &mut |_| {});
+    let (mv, eval) = match decision {
+        Some(d) => {
+            let eval = d.thinking.best.as_ref().and_then(|b| match b.kind {
+                reversi_engine::ai::ScoreKind::Exact | reversi_engine::ai::ScoreKind::Depth(_) => {
+                    Some(f64::from(b.score))
+                }
+                _ => None,
+            });
+            (d.mv, eval)
+        }
+        None => (Move::Pass, None),
+    };
+    Choice {
+        mv,
+        eval,
+        time: started.elapsed(),
+    }
+}
+
+/// `reversi` as the program of an external engine is this very program, so that
+/// `--b "reversi nboard"` works without the program being on the PATH.
+fn resolve_self(argv: &[String]) -> Vec<String> {
+    let mut argv = argv.to_vec();
+    if argv.first().is_some_and(|p| p == "reversi") {
+        if let Ok(exe) = std::env::current_exe() {
+            argv[0] = exe.to_string_lossy().into_owned();
+        }
+    }
+    argv
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(s: &str) -> Option<Vec<String>> {
+        split_command(s)
+    }
+
+    #[test]
+    fn command_lines_split_like_a_shell() {
+        assert_eq!(
+            words("reversi nboard"),
+            Some(vec!["reversi".into(), "nboard".into()])
+        );
+        assert_eq!(
+            words(r#"sh -c 'echo "hi there"; exit 3'"#),
+            Some(vec![
+                "sh".into(),
+                "-c".into(),
+                r#"echo "hi there"; exit 3"#.into()
+            ])
+        );
+        assert_eq!(
+            words(r#"a\ b "c\"d" ''"#),
+            Some(vec!["a b".into(), "c\"d".into(), String::new()])
+        );
+        assert_eq!(words("  "), Some(vec![]));
+        assert_eq!(words("'open"), None);
+        assert_eq!(words("\"open"), None);
+    }
+
+    #[test]
+    fn engines_parse() {
+        assert!(matches!(
+            "level:12".parse::<EngineSpec>(),
+            Ok(EngineSpec::Internal(Ai::Level(_)))
+        ));
+        assert!(matches!(
+            "minimax:4".parse::<EngineSpec>(),
+            Ok(EngineSpec::Internal(Ai::Classic { .. }))
+        ));
+        assert_eq!(
+            "edax -q".parse::<EngineSpec>(),
+            Ok(EngineSpec::External(vec!["edax".into(), "-q".into()]))
+        );
+        assert!("".parse::<EngineSpec>().is_err());
+        let e = "sh 'x".parse::<EngineSpec>().unwrap_err();
+        assert!(e.to_string().contains("\"sh 'x\""));
+    }
+}

@@ -1,0 +1,27 @@
+//! `reversi nboard`: the NBoard protocol on standard input and output.
+
+use std::io::BufReader;
+use std::process::ExitCode;
+
+use clap::Args;
+use reversi_engine::engine::{default_threads, Engine};
+use reversi_protocol::nboard::{serve, Session};
+
+/// `reversi nboard` options.
+#[derive(Debug, Args)]
+pub struct NboardArgs {
+    /// Search threads [default: the number of cores].
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Transposition table size in MB.
+    #[arg(long, default_value_t = 64)]
+    pub hash_mb: usize,
+}
+
+pub fn run(args: &NboardArgs) -> anyhow::Result<ExitCode> {
+    let engine = Engine::new(args.hash_mb, args.threads.unwrap_or_else(default_threads));
+    let mut session = Session::new(engine);
+    let mut out = std::io::stdout().lock();
+    serve(&mut session, BufReader::new(std::io::stdin()), &mut out)?;
+    Ok(ExitCode::SUCCESS)
+}

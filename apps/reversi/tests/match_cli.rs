@@ -1,0 +1,311 @@
+//! `reversi match`: internal levels against each other and against `reversi nboard` run as
+//! an external process, the saved games, and engines that crash, hang or cheat forfeiting
+//! without stopping the match.
+
+#![allow(clippy::unwrap_used)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use reversi_core::Color;
+use reversi_formats::ggf::{parse_ggf, GgfGame};
+use reversi_store::{GameFilter, Status, Store};
+
+const EXE: &str = env!("CARGO_BIN_EXE_reversi");
+
+/// Three XOT openings in a file of their own.
+fn openings(dir: &Path) -> PathBuf {
+    let path = dir.join("xot.txt");
+    std::fs::write(
+        &path,
+        "f5d6c4d3c2b3b4b5\nf5f4g3g6f3g4e3e2\nf5f6d3c5d6c7b5e3\n",
+    )
+    .unwrap();
+    path
+}
+
+/// Runs `reversi match ARGS…`; returns success, standard output and standard error.
+fn run_match(dir: &Path, args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(EXE)
+        .arg("match")
+        .arg("--openings")
+        .arg(openings(dir))
+        .args(args)
+        .current_dir(dir)
+        .env_remove("REVERSI_DB")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn games(path: &Path) -> Vec<GgfGame> {
+    parse_ggf(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// The `+W =D -L` record of the report line starting with `who:`.
+fn record(out: &str, who: &str) -> (usize, usize, usize) {
+    let line = out
+        .lines()
+        .find(|l| l.starts_with(&format!("{who}: +")))
+        .unwrap_or_else(|| panic!("no record line in {out}"));
+    let f: Vec<usize> = line
+        .split_whitespace()
+        .skip(1)
+        .take(3)
+        .map(|t| t[1..].parse().unwrap())
+        .collect();
+    (f[0], f[1], f[2])
+}
+
+#[test]
+fn equal_levels_give_mirrored_pairs_and_an_even_score() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("games.ggf");
+    let (ok, stdout, stderr) = run_match(
+        dir.path(),
+        &[
+            "--a",
+            "level:2",
+            "--b",
+            "2",
+            "--games",
+            "4",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert!(ok, "{stderr}");
+    let games = games(&out);
+    assert_eq!(games.len(), 4);
+    for pair in games.chunks(2) {
+        // The same opening, colours swapped; one engine on both sides of a deterministic
+        // search plays the same game twice.
+        assert_eq!(pair[0].tag("PB"), pair[1].tag("PW"));
+        assert_eq!(pair[0].tag("PW"), pair[1].tag("PB"));
+        assert_eq!(
+            pair[0].moves.iter().map(|m| m.mv).collect::<Vec<_>>(),
+            pair[1].moves.iter().map(|m| m.mv).collect::<Vec<_>>()
+        );
+    }
+    for g in &games {
+        let game = g.game().unwrap();
+        assert!(game.is_over());
+        assert_eq!(
+            g.result_margin(),
+            Some(f64::from(game.score().unwrap().margin()))
+        );
+    }
+    let (w, d, l) = record(&stdout, "level:2");
+    assert_eq!(w + d + l, 4);
+    assert_eq!(w, l);
+    assert!(stdout.contains("score 50.0%"), "{stdout}");
+    assert!(stdout.contains("Elo difference +0"), "{stdout}");
+}
+
+#[test]
+fn games_are_saved_to_the_history() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("games.sqlite3");
+    let (ok, stdout, stderr) = run_match(
+        dir.path(),
+        &[
+            "--a",
+            "level:1",
+            "--b",
+            "level:3",
+            "--games",
+            "3",
+            "--db",
+            db.to_str().unwrap(),
+        ],
+    );
+    assert!(ok, "{stderr}");
+    assert!(
+        stdout.contains("saved 3 games to the game database"),
+        "{stdout}"
+    );
+    let store = Store::open(&db).unwrap();
+    let mut infos = store.list_games(&GameFilter::default()).unwrap();
+    infos.reverse();
+    assert_eq!(infos.len(), 3);
+    let mut a_points = 0.0;
+    for (i, info) in infos.iter().enumerate() {
+        assert_eq!(info.status, Status::Finished);
+        let a_color = if i % 2 == 0 {
+            Color::Black
+        } else {
+            Color::White
+        };
+        let (a, b) = match a_color {
+            Color::Black => (&info.black, &info.white),
+            Color::White => (&info.white, &info.black),
+        };
+        assert_eq!((a.name.as_str(), b.name.as_str()), ("level:1", "level:3"));
+        assert_eq!(a.level.as_deref(), Some("1"));
+        let stored = store.load_game(info.id).unwrap();
+        assert!(stored.game.is_over());
+        let score = stored.game.score().unwrap();
+        assert_eq!(info.score, Some(score));
+        let margin = match a_color {
+            Color::Black => score.margin(),
+            Color::White => -score.margin(),
+        };
+        a_points += match margin.signum() {
+            1 => 1.0,
+            0 => 0.5,
+            _ => 0.0,
+        };
+        // Engine moves carry their time and evaluation; the opening's eight do not.
+        assert!(stored.moves[..8].iter().all(|m| m.eval.is_none()));
+        assert!(stored.moves[8..].iter().any(|m| m.eval.is_some()));
+    }
+    assert!(
+        stdout.contains(&format!("score {:.1}%", 100.0 * a_points / 3.0)),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_level_against_reversi_nboard_as_an_external_process() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("games.ggf");
+    let external = format!("{EXE} nboard --threads 1 --hash-mb 8");
+    let (ok, stdout, stderr) = run_match(
+        dir.path(),
+        &[
+            "--a",
+            "level:2",
+            "--b",
+            &external,
+            "--depth",
+            "2",
+            "--games",
+            "4",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("forfeits: level:2 0, "), "{stdout}");
+    assert!(
+        stdout.ends_with(&format!(
+            "{external} 0\nsaved 4 games to {}\n",
+            out.display()
+        )),
+        "{stdout}"
+    );
+    let games = games(&out);
+    assert_eq!(games.len(), 4);
+    for (i, g) in games.iter().enumerate() {
+        assert!(g.game().unwrap().is_over());
+        let external_side = if i % 2 == 0 { "PW" } else { "PB" };
+        // The engine's own name, from its `set myname` answer.
+        assert!(
+            g.tag(external_side).unwrap().starts_with("Reversi2 ("),
+            "{:?}",
+            g.tags
+        );
+    }
+    let (w, d, l) = record(&stdout, "level:2");
+    assert_eq!(w + d + l, 4);
+}
+
+/// An engine that answers pings, and does `on_go` when asked for a move.
+fn fake_engine(on_go: &str) -> String {
+    format!(
+        "sh -c 'while read -r c n; do case \"$c\" in ping) echo \"pong $n\";; go) {on_go};; esac; done'"
+    )
+}
+
+#[test]
+fn failing_engines_forfeit_and_the_match_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    for (on_go, reason, suffix) in [
+        ("exit 3", "the engine exited (exit status: 3)", ":r"),
+        (":", "the engine gave no answer within 1.0 s", ":t"),
+        ("echo \"=== A1/0/0\"", "illegal move a1", ":r"),
+        ("echo \"=== Z9\"", "the engine answered \"=== Z9\"", ":r"),
+    ] {
+        let out = dir.path().join("games.ggf");
+        let engine = fake_engine(on_go);
+        let (ok, stdout, stderr) = run_match(
+            dir.path(),
+            &[
+                "--a",
+                "level:1",
+                "--b",
+                &engine,
+                "--games",
+                "3",
+                "--move-timeout",
+                "1",
+                "--out",
+                out.to_str().unwrap(),
+            ],
+        );
+        assert!(ok, "{on_go}: {stderr}");
+        assert_eq!(record(&stdout, "level:1"), (3, 0, 0), "{on_go}: {stdout}");
+        assert_eq!(
+            stdout.matches(&format!("forfeits: {reason}")).count(),
+            3,
+            "{on_go}: {stdout}"
+        );
+        assert!(
+            stdout.contains(&format!("forfeits: level:1 0, {engine} 3")),
+            "{stdout}"
+        );
+        let games = games(&out);
+        assert_eq!(games.len(), 3);
+        for (i, g) in games.iter().enumerate() {
+            // The winner gets all 64 discs; the game stops where the engine failed.
+            let re = if i % 2 == 0 { "+64" } else { "-64" };
+            assert_eq!(g.tag("RE"), Some(format!("{re}{suffix}").as_str()));
+            assert!(!g.game().unwrap().is_over());
+        }
+    }
+}
+
+#[test]
+fn bad_arguments_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    for (args, message) in [
+        (
+            vec!["--a", "level:1", "--b", "'unclosed", "--out", "x.ggf"],
+            "--b",
+        ),
+        (
+            vec![
+                "--a", "level:1", "--b", "level:2", "--games", "0", "--out", "x.ggf",
+            ],
+            "--games",
+        ),
+        (
+            vec![
+                "--a",
+                "level:1",
+                "--b",
+                "level:2",
+                "--time-per-move",
+                "0",
+                "--out",
+                "x.ggf",
+            ],
+            "--time-per-move",
+        ),
+        (
+            vec![
+                "--a", "level:1", "--b", "level:2", "--games", "10", "--out", "x.ggf",
+            ],
+            "holds only 3 openings",
+        ),
+    ] {
+        let (ok, _, stderr) = run_match(dir.path(), &args);
+        assert!(!ok);
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+    }
+}
