@@ -39,6 +39,8 @@ pub enum StoreError {
         ply: usize,
         reason: reversi_core::IllegalMove,
     },
+    /// A new game whose set-up start is for another board size or start rule.
+    StartMismatch(String),
     /// A game of an import that cannot be stored; the import is rolled back.
     Rejected {
         /// 0-based index of the game in the import.
@@ -80,6 +82,7 @@ impl fmt::Display for StoreError {
             StoreError::IllegalMove { game, ply, reason } => {
                 write!(f, "game {game} move {}: {reason}", ply + 1)
             }
+            StoreError::StartMismatch(reason) => f.write_str(reason),
             StoreError::Rejected { index, reason } => {
                 write!(f, "game {} of the import: {reason}", index + 1)
             }

@@ -6,7 +6,7 @@ use rusqlite::{params, params_from_iter};
 
 use crate::codec::{move_to_column, outcome_to_text};
 use crate::store::{checked_start, dedup_hash, in_transaction, LoadError};
-use crate::{GameId, ImportGame, ImportReport, Store, StoreError};
+use crate::{ImportGame, ImportReport, Store, StoreError};
 
 /// Moves inserted by one statement (5 parameters each, well under SQLite's limit of 32,766).
 const MOVES_PER_INSERT: usize = 64;
@@ -70,8 +70,8 @@ impl Store {
             for (index, g) in games.iter().enumerate() {
                 let rejected =
                     |reason: String| LoadError::Store(StoreError::Rejected { index, reason });
-                let start = checked_start(&g.game, GameId(0)).map_err(|e| match e {
-                    StoreError::Corrupt { reason, .. } => rejected(reason),
+                let start = checked_start(&g.game).map_err(|e| match e {
+                    StoreError::StartMismatch(reason) => rejected(reason),
                     other => LoadError::Store(other),
                 })?;
                 let mut pos = g.game.start_position();

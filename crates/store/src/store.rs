@@ -83,9 +83,10 @@ impl Store {
     /// Records a new game, in progress with no moves yet.
     ///
     /// # Errors
-    /// When the set-up start is for another board size or rule, or on an SQLite error.
+    /// [`StoreError::StartMismatch`] when the set-up start is for another board size or rule,
+    /// or an SQLite error.
     pub fn create_game(&mut self, game: &NewGame) -> Result<GameId, StoreError> {
-        let start = checked_start(game, GameId(0))?;
+        let start = checked_start(game)?;
         let started = game.started_at.clone().unwrap_or_else(now_utc);
         self.conn
             .execute(
@@ -311,19 +312,18 @@ impl Store {
 }
 
 /// The set-up start as stored (`None` for the standard one), checked against size and rule.
-pub(crate) fn checked_start(game: &NewGame, id: GameId) -> Result<Option<String>, StoreError> {
+pub(crate) fn checked_start(game: &NewGame) -> Result<Option<String>, StoreError> {
     match &game.start {
         None => Ok(None),
-        Some(p) if p.size() != game.size || p.rules() != game.rules => Err(StoreError::Corrupt {
-            game: id,
-            reason: format!(
+        Some(p) if p.size() != game.size || p.rules() != game.rules => {
+            Err(StoreError::StartMismatch(format!(
                 "the start position is {} {} but the game is {} {}",
                 p.size(),
                 p.rules(),
                 game.size,
                 game.rules
-            ),
-        }),
+            )))
+        }
         Some(p) if *p == Position::start(game.size, game.rules) => Ok(None),
         Some(p) => Ok(Some(position_to_text(p))),
     }

@@ -138,7 +138,12 @@ fn set_up_starts_are_kept() {
     assert_eq!(loaded.game.start(), &start);
     // A start for another board is refused.
     new.start = Some(Position::start(BoardSize::SIX, Rules::Othello));
-    assert!(store.create_game(&new).is_err());
+    let err = store.create_game(&new).unwrap_err();
+    assert!(matches!(err, StoreError::StartMismatch(_)), "{err}");
+    assert_eq!(
+        err.to_string(),
+        "the start position is 6x6 othello but the game is 8x8 othello"
+    );
 }
 
 #[test]
