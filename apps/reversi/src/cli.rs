@@ -51,17 +51,30 @@ pub enum Command {
     /// each twice with colours swapped; report the score and an Elo difference.
     Match(crate::commands::match_cmd::MatchArgs),
     /// Benchmarks.
+    ///
+    /// Without a subcommand: the engine's node-count signature (fixed positions, one thread,
+    /// fixed depths) and its speed.
     Bench {
         #[command(subcommand)]
-        what: BenchCommand,
+        what: Option<BenchCommand>,
     },
+    /// The computer levels: midgame depth and endgame solving depths of each.
+    Levels,
 }
 
 /// `reversi solve` options.
 #[derive(Debug, Args)]
 pub struct SolveArgs {
     /// OBF file of positions (one a line: 64 squares, side to move, `;`, best scores).
-    pub file: PathBuf,
+    #[arg(required_unless_present = "size")]
+    pub file: Option<PathBuf>,
+    /// Instead of a file, solve the start position of this board size (4, 6 or 8) and print
+    /// a perfect line.
+    #[arg(long, conflicts_with = "file")]
+    pub size: Option<BoardSize>,
+    /// Start rule with --size.
+    #[arg(long, default_value = "othello", requires = "size")]
+    pub rules: Rules,
     /// Search threads [default: the number of cores].
     #[arg(long)]
     pub threads: Option<usize>,

@@ -2,6 +2,7 @@
 
 mod bench;
 pub(crate) mod history;
+mod levels;
 pub(crate) mod match_cmd;
 pub(crate) mod nboard;
 mod perft;
@@ -16,25 +17,20 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Some(Command::Perft { depth, size, rules }) => perft::run(depth, size, rules),
         Some(Command::Play(args)) => play::run(args),
-        Some(Command::Solve(args)) => solve::run(&solve::SolveArgs {
-            file: &args.file,
-            threads: args
-                .threads
-                .unwrap_or_else(reversi_engine::engine::default_threads),
-            wld: args.wld,
-            hash_mb: args.hash_mb,
-        }),
+        Some(Command::Solve(args)) => solve::run(&args),
+        Some(Command::Levels) => levels::run(),
         Some(Command::History(args)) => history::run(args),
         Some(Command::Nboard(args)) => nboard::run(&args),
         Some(Command::Match(args)) => match_cmd::run(args),
         Some(Command::Bench { what }) => match what {
-            BenchCommand::Perft { depth } => bench::perft(depth),
-            BenchCommand::Algorithms {
+            None => bench::engine::run(),
+            Some(BenchCommand::Perft { depth }) => bench::perft(depth),
+            Some(BenchCommand::Algorithms {
                 depth,
                 positions,
                 size,
                 openings,
-            } => bench::algorithms::run(depth, positions, size, openings),
+            }) => bench::algorithms::run(depth, positions, size, openings),
         },
         None if play::is_interactive() => play::menu(),
         None => {

@@ -1,6 +1,7 @@
 //! `reversi bench …`: speed figures for the engine's hot paths.
 
 pub mod algorithms;
+pub mod engine;
 
 use std::process::ExitCode;
 use std::time::Instant;

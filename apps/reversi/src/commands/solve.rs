@@ -8,19 +8,13 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use reversi_core::{Move, Position};
-use reversi_engine::engine::{Engine, Info, Limits, Precision};
+use reversi_core::{format_transcript, BoardSize, Move, Position, Rules, Score};
+use reversi_engine::engine::{default_threads, Engine, Info, Limits, Precision};
 use reversi_engine::{square_bit, square_name, Board};
 use reversi_formats::obf::parse_obf;
 
 use super::perft::format_rate;
-
-pub struct SolveArgs<'a> {
-    pub file: &'a Path,
-    pub threads: usize,
-    pub wld: bool,
-    pub hash_mb: usize,
-}
+use crate::cli::SolveArgs;
 
 /// The name of a bit on the 8x8 board, upper-case as OBF files write it.
 fn square_text(bit: u8) -> String {
@@ -31,19 +25,123 @@ fn square_text(bit: u8) -> String {
     }
 }
 
-pub fn run(args: &SolveArgs<'_>) -> anyhow::Result<ExitCode> {
-    let text = std::fs::read_to_string(args.file)
-        .with_context(|| format!("cannot read {}", args.file.display()))?;
-    let positions = parse_obf(&text).with_context(|| format!("in {}", args.file.display()))?;
-    let mut engine = Engine::new(args.hash_mb, args.threads);
-    engine.set_threads(args.threads);
-    let limits = if args.wld {
-        Limits::wld()
-    } else {
-        Limits::exact()
-    };
-    let stop = AtomicBool::new(false);
+pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
+    let threads = args.threads.unwrap_or_else(default_threads);
+    let engine = Engine::new(args.hash_mb, threads);
+    match (&args.file, args.size) {
+        (Some(file), _) => solve_file(&engine, file, args.wld),
+        (None, Some(size)) => solve_start(&engine, size, args.rules, args.wld),
+        (None, None) => anyhow::bail!("give an OBF file or --size"),
+    }
+}
+
+fn precision_text(p: Precision) -> String {
+    match p {
+        Precision::Depth(d) => format!("depth {d}"),
+        Precision::Exact => "exact".into(),
+        Precision::WinLossDraw => "win/loss/draw".into(),
+    }
+}
+
+/// A progress line on standard error while a search runs, when it is a terminal.
+fn progress_line(label: String) -> impl FnMut(&Info) {
     let tty = std::io::stderr().is_terminal();
+    move |info: &Info| {
+        if tty {
+            eprint!(
+                "\r{label} {} {:+} {} nodes {:.1}s   ",
+                precision_text(info.precision),
+                info.score,
+                info.nodes,
+                info.elapsed.as_secs_f64()
+            );
+            let _ = std::io::stderr().flush();
+        }
+    }
+}
+
+fn clear_progress_line() {
+    if std::io::stderr().is_terminal() {
+        eprint!("\r{:70}\r", "");
+    }
+}
+
+/// Solves the start position of a small board and prints the result and a perfect line.
+fn solve_start(
+    engine: &Engine,
+    size: BoardSize,
+    rules: Rules,
+    wld: bool,
+) -> anyhow::Result<ExitCode> {
+    if rules != Rules::Othello {
+        anyhow::bail!(
+            "--size solves the Othello start only (the Reversi rule's placements are not solved yet)"
+        );
+    }
+    let start = Position::start(size, rules);
+    let (board, mask) = Board::from_position(&start)
+        .with_context(|| format!("{size} is too large for the solver"))?;
+    let limits = if wld { Limits::wld() } else { Limits::exact() };
+    let stop = AtomicBool::new(false);
+    let t = Instant::now();
+    let info = engine
+        .search(
+            board,
+            mask,
+            &limits,
+            &stop,
+            &mut progress_line(format!("{size}")),
+        )
+        .context("the start position has no move")?;
+    clear_progress_line();
+    let secs = t.elapsed().as_secs_f64();
+    let cells = size.cells() as i32;
+    let black = (cells + info.score) / 2;
+    let verdict = match info.score.signum() {
+        1 => format!("Black wins {black}-{}", cells - black),
+        -1 => format!("White wins {}-{black}", cells - black),
+        _ => format!("draw {black}-{black}"),
+    };
+    println!(
+        "{size} {rules}: {} {:+} for Black ({verdict}), {} nodes in {secs:.1} s, {} nodes/s",
+        precision_text(info.precision),
+        info.score,
+        info.nodes,
+        format_rate(info.nodes as f64 / secs.max(1e-9))
+    );
+    // A perfect line: at each position, the move the (now well-filled) table proves best.
+    let mut pos = start;
+    let mut line = Vec::new();
+    while !pos.is_game_over() {
+        let mv = if pos.must_pass() {
+            Move::Pass
+        } else {
+            let (b, m) = Board::from_position(&pos).context("position left the bitboard")?;
+            let best = engine
+                .search(b, m, &limits, &stop, &mut |_| {})
+                .context("no move")?
+                .best;
+            if best >= 64 {
+                Move::Pass
+            } else {
+                Move::Play(square_name(u32::from(best)))
+            }
+        };
+        line.push(mv);
+        pos = pos.play(mv)?;
+    }
+    let score = Score::of(&pos);
+    println!("perfect line: {}", format_transcript(&line, true));
+    println!("final position ({score}):\n{pos}");
+    Ok(ExitCode::SUCCESS)
+}
+
+fn solve_file(engine: &Engine, file: &Path, wld: bool) -> anyhow::Result<ExitCode> {
+    let text =
+        std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let positions = parse_obf(&text).with_context(|| format!("in {}", file.display()))?;
+    let limits = if wld { Limits::wld() } else { Limits::exact() };
+    let stop = AtomicBool::new(false);
     println!(
         "{:>3} {:>7} {:>5} {:>6} {:>8} {:>5} {:>14} {:>9} {:>13}",
         "#", "empties", "move", "score", "expected", "check", "nodes", "seconds", "nodes/s"
@@ -57,27 +155,10 @@ pub fn run(args: &SolveArgs<'_>) -> anyhow::Result<ExitCode> {
         let empties = (board.empties() & mask).count_ones();
         engine.clear();
         let started = Instant::now();
-        let mut on_progress = |info: &Info| {
-            if tty {
-                eprint!(
-                    "\r#{number} {} {:+} {} nodes {:.1}s   ",
-                    match info.precision {
-                        Precision::Depth(d) => format!("depth {d}"),
-                        Precision::Exact => "exact".into(),
-                        Precision::WinLossDraw => "wld".into(),
-                    },
-                    info.score,
-                    info.nodes,
-                    info.elapsed.as_secs_f64()
-                );
-                let _ = std::io::stderr().flush();
-            }
-        };
+        let mut on_progress = progress_line(format!("#{number}"));
         let result = engine.search(board, mask, &limits, &stop, &mut on_progress);
         let elapsed = started.elapsed();
-        if tty {
-            eprint!("\r{:60}\r", "");
-        }
+        clear_progress_line();
         let (mv, score, nodes) = match &result {
             Some(info) => (info.best, info.score, info.nodes),
             None => (64, 0, 0),
@@ -93,7 +174,7 @@ pub fn run(args: &SolveArgs<'_>) -> anyhow::Result<ExitCode> {
             .map(|&(_, s)| s);
         let ok = match expected {
             None => None,
-            Some(e) if args.wld => Some(
+            Some(e) if wld => Some(
                 score.signum() == e.signum() && listed.is_none_or(|l| l.signum() == e.signum()),
             ),
             Some(e) => Some(score == e && listed.is_none_or(|l| l == e)),

@@ -1,0 +1,85 @@
+//! `reversi bench` with no subcommand: the engine's node-count signature. A fixed set of
+//! positions searched on one thread with a fresh table to fixed depths; the total node count
+//! is the same from run to run and machine to machine, and changes only when search does.
+
+use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use reversi_engine::engine::{Engine, Limits};
+use reversi_engine::Board;
+
+use crate::commands::perft::format_rate;
+
+/// A position reached from the start by `plies` moves of a fixed pseudo-random walk.
+fn walk(seed: u64, plies: u32) -> Board {
+    let mut rng = seed | 1;
+    let mut b = Board::START;
+    for _ in 0..plies {
+        let moves = b.moves();
+        if moves == 0 {
+            if b.pass().moves() == 0 {
+                break;
+            }
+            b = b.pass();
+            continue;
+        }
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        let mut m = moves;
+        for _ in 0..rng % u64::from(moves.count_ones()) {
+            m &= m - 1;
+        }
+        b = b.play(m.trailing_zeros());
+    }
+    b
+}
+
+/// The bench set: midgame positions at fixed depths, endgames solved exactly.
+fn positions() -> Vec<(Board, Limits, &'static str)> {
+    let mut out = Vec::new();
+    for (i, plies) in [10u32, 16, 20, 24, 28, 32].into_iter().enumerate() {
+        let limits = Limits {
+            depth: 11,
+            exact_empties: 0,
+            wld_empties: 0,
+            time: None,
+            nodes: None,
+        };
+        out.push((walk(0x5151 + i as u64, plies), limits, "depth 11"));
+    }
+    for (i, plies) in [38u32, 40, 41, 42].into_iter().enumerate() {
+        out.push((walk(0xe0e0 + i as u64, plies), Limits::exact(), "exact"));
+    }
+    out
+}
+
+pub fn run() -> anyhow::Result<ExitCode> {
+    let engine = Engine::new(64, 1);
+    let stop = AtomicBool::new(false);
+    let (mut nodes, mut secs) = (0u64, 0f64);
+    println!(
+        "{:>3} {:>7} {:>9} {:>6} {:>14} {:>9}",
+        "#", "empties", "search", "score", "nodes", "seconds"
+    );
+    for (i, (board, limits, what)) in positions().iter().enumerate() {
+        engine.clear();
+        let t = Instant::now();
+        let info = engine.search(*board, u64::MAX, limits, &stop, &mut |_| {});
+        let s = t.elapsed().as_secs_f64();
+        let (score, n) = info.map_or((0, 0), |i| (i.score, i.nodes));
+        println!(
+            "{:>3} {:>7} {what:>9} {score:>+6} {n:>14} {s:>9.3}",
+            i + 1,
+            board.empties().count_ones()
+        );
+        nodes += n;
+        secs += s;
+    }
+    println!(
+        "signature: {nodes} nodes; {secs:.3} s, {} nodes/s on one thread",
+        format_rate(nodes as f64 / secs.max(1e-9))
+    );
+    Ok(ExitCode::SUCCESS)
+}

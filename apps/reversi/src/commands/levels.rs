@@ -1,0 +1,26 @@
+//! `reversi levels`: the table of computer levels and what each searches.
+
+use std::process::ExitCode;
+
+use reversi_engine::levels::Level;
+
+pub fn run() -> anyhow::Result<ExitCode> {
+    println!("level  name      midgame depth  exact from  win/loss/draw from");
+    for n in Level::MIN..=Level::MAX {
+        let Some(level) = Level::new(n) else { continue };
+        let s = level.spec();
+        println!(
+            "{n:>5}  {:<8}  {:>13}  {:>10}  {:>18}",
+            level.name().unwrap_or(""),
+            s.depth,
+            format!("{} empties", s.exact_empties),
+            format!("{} empties", s.wld_empties),
+        );
+    }
+    println!(
+        "\nThe default computer player (`ai`) is level {}. Names work wherever a level does \
+         (`ai:hard`), as do `random`, `greedy` and the classic algorithms (`ai:minimax:4`).",
+        Level::DEFAULT.get()
+    );
+    Ok(ExitCode::SUCCESS)
+}
