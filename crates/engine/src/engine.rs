@@ -12,6 +12,9 @@ use crate::search::{Searcher, Stopper, INF, NO_MOVE};
 use crate::tt::TranspositionTable;
 use crate::Board;
 
+/// Depth of the midgame search that orders the moves before an endgame solve.
+const SOLVE_PRESEARCH_DEPTH: u32 = 4;
+
 /// What a search may do.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Limits {
@@ -119,6 +122,16 @@ impl Engine {
     pub fn new(hash_mb: usize, threads: usize) -> Engine {
         Engine {
             tt: Arc::new(TranspositionTable::new(hash_mb)),
+            threads: threads.max(1),
+            eval: None,
+        }
+    }
+
+    /// An engine without a transposition table (slower; results must not change).
+    #[must_use]
+    pub fn without_table(threads: usize) -> Engine {
+        Engine {
+            tt: Arc::new(TranspositionTable::disabled()),
             threads: threads.max(1),
             eval: None,
         }
@@ -277,8 +290,12 @@ fn iterate(
     let solve_exact = empties <= limits.exact_empties;
     let solve_wld = !solve_exact && empties <= limits.wld_empties;
     let mid_depth = if solve_exact || solve_wld {
-        // A short midgame search first, to order the moves of the solve.
-        limits.depth.min(empties.saturating_sub(8)).min(4)
+        // A short midgame search first, to order the moves of the solve. Deeper presearches
+        // did not pay for themselves with the hand-made evaluation (FFO #34-#42).
+        limits
+            .depth
+            .min(empties.saturating_sub(8))
+            .min(SOLVE_PRESEARCH_DEPTH)
     } else {
         limits.depth.min(empties.saturating_sub(1))
     };

@@ -96,6 +96,17 @@ impl TranspositionTable {
         }
     }
 
+    /// A table that remembers nothing: every probe misses. For checking that search results
+    /// do not depend on the table.
+    #[must_use]
+    pub fn disabled() -> TranspositionTable {
+        TranspositionTable {
+            slots: Vec::new(),
+            mask: 0,
+            date: AtomicU64::new(1),
+        }
+    }
+
     /// Size in bytes.
     #[must_use]
     pub fn bytes(&self) -> usize {
@@ -128,6 +139,9 @@ impl TranspositionTable {
     #[inline]
     #[must_use]
     pub fn probe(&self, key: u64) -> Option<Entry> {
+        if self.slots.is_empty() {
+            return None;
+        }
         let i = self.bucket(key);
         for s in &self.slots[i..i + 2] {
             let d = s.data.load(Ordering::Relaxed);
@@ -141,6 +155,9 @@ impl TranspositionTable {
     /// Records `entry` for the board with hash `key`.
     #[inline]
     pub fn store(&self, key: u64, entry: Entry) {
+        if self.slots.is_empty() {
+            return;
+        }
         let date = self.date();
         let packed = entry.pack(date);
         let i = self.bucket(key);

@@ -1,0 +1,165 @@
+//! The engine API's promises: the same answers with or without the table and with one or two
+//! threads, and stop and time limits honoured with a legal move.
+
+#![allow(clippy::unwrap_used)]
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use reversi_engine::engine::{Engine, Limits, Precision};
+use reversi_engine::Board;
+
+/// Positions from a fixed pseudo-random walk, `empties` squares left.
+fn positions(count: usize, empties: u32, seed: u64) -> Vec<Board> {
+    let mut rng = seed | 1;
+    let mut out = Vec::new();
+    while out.len() < count {
+        let mut b = Board::START;
+        loop {
+            if b.empties().count_ones() == empties {
+                out.push(b);
+                break;
+            }
+            let moves = b.moves();
+            if moves == 0 {
+                if b.pass().moves() == 0 {
+                    break;
+                }
+                b = b.pass();
+                continue;
+            }
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let mut m = moves;
+            for _ in 0..rng % u64::from(moves.count_ones()) {
+                m &= m - 1;
+            }
+            b = b.play(m.trailing_zeros());
+        }
+    }
+    out
+}
+
+#[test]
+fn exact_scores_do_not_depend_on_the_table_or_threads() {
+    let stop = AtomicBool::new(false);
+    let with_table = Engine::new(16, 1);
+    let without = Engine::without_table(1);
+    let two = Engine::new(16, 2);
+    for b in positions(40, 14, 0xace1) {
+        if b.moves() == 0 {
+            continue;
+        }
+        let a = with_table
+            .search(b, u64::MAX, &Limits::exact(), &stop, &mut |_| {})
+            .unwrap();
+        let c = without
+            .search(b, u64::MAX, &Limits::exact(), &stop, &mut |_| {})
+            .unwrap();
+        let d = two
+            .search(b, u64::MAX, &Limits::exact(), &stop, &mut |_| {})
+            .unwrap();
+        assert_eq!(a.precision, Precision::Exact);
+        assert_eq!(a.score, c.score, "{b:?}");
+        assert_eq!(a.score, d.score, "{b:?}");
+        // Win/loss/draw agrees with the sign of the exact score.
+        let w = with_table
+            .search(b, u64::MAX, &Limits::wld(), &stop, &mut |_| {})
+            .unwrap();
+        assert_eq!(w.precision, Precision::WinLossDraw);
+        assert_eq!(w.score.signum(), a.score.signum(), "{b:?}");
+        // The best move really scores that: play it and solve the rest.
+        let child = b.play(u32::from(a.best));
+        let after = if child.moves() == 0 && child.pass().moves() != 0 {
+            without
+                .search(child.pass(), u64::MAX, &Limits::exact(), &stop, &mut |_| {})
+                .unwrap()
+                .score
+        } else if child.moves() == 0 {
+            // The game ended with this move.
+            a.score
+        } else {
+            -without
+                .search(child, u64::MAX, &Limits::exact(), &stop, &mut |_| {})
+                .unwrap()
+                .score
+        };
+        assert_eq!(after, a.score, "{b:?}");
+    }
+}
+
+#[test]
+fn analyze_gives_every_move_its_exact_score() {
+    let stop = AtomicBool::new(false);
+    let engine = Engine::new(16, 1);
+    for b in positions(10, 12, 0xbeef) {
+        if b.moves() == 0 {
+            continue;
+        }
+        let info = engine
+            .analyze(b, u64::MAX, &Limits::exact(), &stop, &mut |_| {})
+            .unwrap();
+        assert_eq!(info.moves.len() as u32, b.moves().count_ones());
+        for m in &info.moves {
+            assert!(!m.bound);
+            let child = b.play(u32::from(m.square));
+            let v = engine
+                .search(child, u64::MAX, &Limits::exact(), &stop, &mut |_| {})
+                .map(|i| -i.score);
+            if let Some(v) = v {
+                assert_eq!(v, m.score);
+            }
+        }
+        assert_eq!(info.moves[0].score, info.score);
+    }
+}
+
+#[test]
+fn a_stopped_search_returns_a_legal_move_promptly() {
+    let engine = Arc::new(Engine::new(16, 2));
+    let stop = Arc::new(AtomicBool::new(false));
+    let b = positions(1, 40, 0x1234)[0];
+    let flag = stop.clone();
+    let stopper = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(200));
+        flag.store(true, Ordering::Relaxed);
+    });
+    let t = Instant::now();
+    let info = engine
+        .search(b, u64::MAX, &Limits::exact(), &stop, &mut |_| {})
+        .unwrap();
+    let elapsed = t.elapsed();
+    stopper.join().unwrap();
+    assert!(b.moves() & (1 << info.best) != 0);
+    // Generous: a 40-empty solve would take hours; stopping takes milliseconds.
+    assert!(elapsed < Duration::from_secs(20), "{elapsed:?}");
+}
+
+#[test]
+fn a_time_limit_is_honoured() {
+    let engine = Engine::new(16, 1);
+    let stop = AtomicBool::new(false);
+    let b = positions(1, 44, 0x777)[0];
+    let limits = Limits {
+        time: Some(Duration::from_millis(300)),
+        ..Limits::exact()
+    };
+    let t = Instant::now();
+    let info = engine
+        .search(b, u64::MAX, &limits, &stop, &mut |_| {})
+        .unwrap();
+    assert!(b.moves() & (1 << info.best) != 0);
+    assert!(t.elapsed() < Duration::from_secs(20));
+    // A node budget stops too.
+    let limits = Limits {
+        nodes: Some(100_000),
+        ..Limits::exact()
+    };
+    let info = engine
+        .search(b, u64::MAX, &limits, &stop, &mut |_| {})
+        .unwrap();
+    assert!(b.moves() & (1 << info.best) != 0);
+    assert!(info.nodes < 10_000_000);
+}
