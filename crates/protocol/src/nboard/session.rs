@@ -29,6 +29,10 @@ pub const NAME: &str = "Reversi";
 pub const DEFAULT_DEPTH: u32 = Level::DEFAULT.get() as u32;
 
 /// An NBoard session over an engine.
+///
+/// Games the bitboard engine cannot search (boards larger than 8x8, the Reversi rule's centre
+/// placement) are still set up and followed move by move, but `go`, `hint` and `analyze`
+/// answer them with a `status` line saying why instead of a move.
 pub struct Session {
     engine: Engine,
     game: Game,

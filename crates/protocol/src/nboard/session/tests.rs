@@ -378,3 +378,24 @@ fn a_stopped_go_still_answers_a_legal_move() {
     let (mv, _) = answer(&replies);
     assert!(matches!(mv, Move::Play(sq) if s.game().current().is_legal(sq)));
 }
+
+#[test]
+fn boards_the_engine_cannot_search_are_kept_but_not_searched() {
+    let mut s = session();
+    let replies = run(
+        &mut s,
+        &["set game (;GM[Othello]TY[10];)", "go", "hint 1", "ping 3"],
+    );
+    assert_eq!(s.game().current().size().get(), 10);
+    assert!(!replies
+        .iter()
+        .any(|l| l.starts_with("===") || l.starts_with("search")));
+    assert!(
+        replies[1].starts_with("status cannot search this position: 10x10"),
+        "{replies:?}"
+    );
+    assert_eq!(replies.last().map(String::as_str), Some("pong 3"));
+    // Moves are still followed.
+    run(&mut s, &["move e4"]);
+    assert_eq!(s.game().moves().len(), 1);
+}
