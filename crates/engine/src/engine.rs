@@ -302,6 +302,10 @@ fn iterate(
     let mut prev: Option<i32> = None;
     let mut depth = 1 + (id as u32 & 1);
     while depth <= mid_depth {
+        // With a time limit, an iteration started after half of it would rarely finish.
+        if depth > 1 && limits.time.is_some_and(|t| started.elapsed() * 2 > t) {
+            return;
+        }
         let Some(r) = root(s, board, Mode::Midgame(depth), prev, all_exact, id) else {
             return;
         };

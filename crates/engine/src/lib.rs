@@ -21,6 +21,7 @@ pub mod mobility;
 pub mod perft;
 pub mod search;
 pub mod stability;
+pub mod time;
 pub mod tt;
 
 pub use board::{playable, square_bit, square_name, Board, FromPositionError};

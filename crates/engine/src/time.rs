@@ -1,0 +1,85 @@
+//! Time control: a fixed time per move, or a game clock with increment split over the moves
+//! still to come.
+
+use std::time::Duration;
+
+/// How much time the engine has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TimeControl {
+    /// The same time for every move.
+    PerMove(Duration),
+    /// What is left on the engine's clock, and what each move adds to it.
+    Clock {
+        remaining: Duration,
+        increment: Duration,
+    },
+}
+
+/// Kept back on the clock for the overhead of moving.
+const SAFETY: Duration = Duration::from_millis(50);
+
+impl TimeControl {
+    /// The time to spend on the next move with `empties` empty squares on the board.
+    ///
+    /// On a clock the engine expects to make about half of the remaining moves, plans as if
+    /// a few fewer were left (the midgame decides more than the solved endgame), adds most of
+    /// the increment, and never spends more than 40% of what is left.
+    #[must_use]
+    pub fn budget(&self, empties: u32) -> Duration {
+        match *self {
+            TimeControl::PerMove(t) => t,
+            TimeControl::Clock {
+                remaining,
+                increment,
+            } => {
+                let my_moves = empties.div_ceil(2).max(1);
+                let plan = my_moves.saturating_sub(4).clamp(1, 25);
+                let share = remaining / plan + increment.mul_f64(0.9);
+                let cap = remaining.mul_f64(0.4);
+                share
+                    .min(cap)
+                    .saturating_sub(SAFETY)
+                    .max(Duration::from_millis(1))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn per_move_is_fixed() {
+        let t = TimeControl::PerMove(Duration::from_millis(300));
+        assert_eq!(t.budget(60), Duration::from_millis(300));
+        assert_eq!(t.budget(1), Duration::from_millis(300));
+    }
+
+    #[test]
+    fn a_clock_is_spread_and_never_emptied() {
+        let clock = TimeControl::Clock {
+            remaining: Duration::from_secs(300),
+            increment: Duration::ZERO,
+        };
+        let opening = clock.budget(56);
+        assert!(opening > Duration::from_secs(5) && opening < Duration::from_secs(20));
+        // Spending the budget every move from the start never runs the clock out.
+        let mut left = Duration::from_secs(60);
+        for empties in (1..=60).rev().step_by(2) {
+            let b = TimeControl::Clock {
+                remaining: left,
+                increment: Duration::from_secs(1),
+            }
+            .budget(empties);
+            assert!(b < left, "{b:?} of {left:?} at {empties}");
+            left = left - b + Duration::from_secs(1);
+        }
+        // With the clock almost empty, a tiny budget.
+        let low = TimeControl::Clock {
+            remaining: Duration::from_millis(100),
+            increment: Duration::ZERO,
+        };
+        assert!(low.budget(30) <= Duration::from_millis(40));
+    }
+}
