@@ -207,7 +207,7 @@ fn play_game(
     let mut game = opening.clone();
     let mut moves: Vec<MoveRecord> = game.moves().iter().map(|&m| MoveRecord::bare(m)).collect();
     let forfeit = play_out(black, white, &mut game, &mut moves, timeout);
-    let names = [black.clone_name(), white.clone_name()];
+    let names = [black.history_player(), white.history_player()];
     let score = match &forfeit {
         Some(f) if f.color == Color::Black => Score {
             black: 0,
@@ -227,17 +227,6 @@ fn play_game(
         white: white_player,
         score,
         forfeit,
-    }
-}
-
-impl Contender {
-    /// The player as the history records it: the engine's own name when it gave one.
-    fn clone_name(&self) -> reversi_store::Player {
-        let name = match self.engine_name() {
-            Some(n) => format!("{n} ({})", self.label()),
-            None => self.label().to_string(),
-        };
-        record::player(&name, self.level())
     }
 }
 

@@ -286,6 +286,17 @@ impl Contender {
         }
     }
 
+    /// The player as the history records it: the engine's own name when it gave one, and
+    /// the level of an internal level.
+    #[must_use]
+    pub fn history_player(&self) -> reversi_store::Player {
+        let name = match self.engine_name() {
+            Some(n) => format!("{n} ({})", self.label),
+            None => self.label.clone(),
+        };
+        super::record::player(&name, self.level())
+    }
+
     /// After a failure: an external engine is ended, to be started afresh next game.
     pub fn reset(&mut self) {
         if let Kind::External { client, .. } = &mut self.kind {
