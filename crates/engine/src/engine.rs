@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use crate::eval::{Evaluator, HandEval};
 use crate::levels::Level;
-use crate::search::{Searcher, Stopper, INF, NO_MOVE};
+use crate::search::{Pool, Searcher, Stopper, INF, NO_MOVE};
 use crate::tt::TranspositionTable;
 use crate::Board;
 
@@ -205,53 +205,35 @@ impl Engine {
                 &hand
             }
         };
-        let halt = AtomicBool::new(false);
         let shared_nodes = AtomicU64::new(0);
         let stopper = Stopper {
             flag: stop,
-            halt: Some(&halt),
+            halt: None,
             deadline: limits.time.map(|t| started + t),
             node_limit: limits.nodes,
         };
         let tt = &*self.tt;
-        std::thread::scope(|scope| {
-            let mut helpers = Vec::new();
-            for id in 1..self.threads {
-                let stopper = &stopper;
-                let shared_nodes = &shared_nodes;
-                helpers.push(scope.spawn(move || {
-                    let mut s = Searcher::new(tt, eval, mask, stopper, Some(shared_nodes));
-                    iterate(&mut s, board, limits, id, all_exact, started, &mut |_| {});
-                    s.nodes
-                }));
-            }
-            let mut s = Searcher::new(tt, eval, mask, &stopper, Some(&shared_nodes));
-            let helper_nodes = || shared_nodes.load(Ordering::Relaxed);
-            let mut last = None;
-            iterate(
-                &mut s,
-                board,
-                limits,
-                0,
-                all_exact,
-                started,
-                &mut |info: &Info| {
-                    let mut info = info.clone();
-                    info.nodes = info.nodes.max(helper_nodes());
-                    progress(&info);
-                    last = Some(info);
-                },
-            );
-            halt.store(true, Ordering::Relaxed);
-            let mut nodes = s.nodes;
-            for h in helpers {
-                nodes += h.join().unwrap_or(0);
-            }
-            let mut info = last.unwrap_or_else(|| fallback(board, mask));
-            info.nodes = nodes;
-            info.elapsed = started.elapsed();
-            Some(info)
-        })
+        let pool = Pool::new(self.threads - 1);
+        let mut s = Searcher::new(tt, eval, mask, &stopper, Some(&shared_nodes));
+        s.pool = Some(&pool);
+        let mut last = None;
+        iterate(
+            &mut s,
+            board,
+            limits,
+            all_exact,
+            started,
+            &mut |info: &Info| {
+                let mut info = info.clone();
+                info.nodes = info.nodes.max(shared_nodes.load(Ordering::Relaxed));
+                progress(&info);
+                last = Some(info);
+            },
+        );
+        let mut info = last.unwrap_or_else(|| fallback(board, mask));
+        info.nodes = s.nodes;
+        info.elapsed = started.elapsed();
+        Some(info)
     }
 }
 
@@ -274,14 +256,12 @@ fn fallback(board: Board, mask: u64) -> Info {
     }
 }
 
-/// Iterative deepening on one thread; `id` 0 is the main thread, whose iterations are
-/// reported. Helper threads start one ply deeper on odd ids, so that the threads spread over
-/// depths and fill the shared table for each other.
+/// Iterative deepening, reporting every completed iteration. Other threads join in through
+/// the searcher's pool, splitting nodes once their first move is searched.
 fn iterate(
     s: &mut Searcher<'_>,
     board: Board,
     limits: &Limits,
-    id: usize,
     all_exact: bool,
     started: Instant,
     report: &mut dyn FnMut(&Info),
@@ -300,13 +280,13 @@ fn iterate(
         limits.depth.min(empties.saturating_sub(1))
     };
     let mut prev: Option<i32> = None;
-    let mut depth = 1 + (id as u32 & 1);
+    let mut depth = 1;
     while depth <= mid_depth {
         // With a time limit, an iteration started after half of it would rarely finish.
         if depth > 1 && limits.time.is_some_and(|t| started.elapsed() * 2 > t) {
             return;
         }
-        let Some(r) = root(s, board, Mode::Midgame(depth), prev, all_exact, id) else {
+        let Some(r) = root(s, board, Mode::Midgame(depth), prev, all_exact) else {
             return;
         };
         prev = Some(r.score);
@@ -315,7 +295,7 @@ fn iterate(
     }
     if solve_exact || solve_wld {
         let mode = if solve_exact { Mode::Exact } else { Mode::Wld };
-        if let Some(r) = root(s, board, mode, prev, all_exact, id) {
+        if let Some(r) = root(s, board, mode, prev, all_exact) {
             let precision = if solve_exact {
                 Precision::Exact
             } else {
@@ -325,7 +305,7 @@ fn iterate(
         }
     } else if mid_depth < limits.depth {
         // The search reached the end of the game before its depth: solve it.
-        if let Some(r) = root(s, board, Mode::Exact, prev, all_exact, id) {
+        if let Some(r) = root(s, board, Mode::Exact, prev, all_exact) {
             report(&info(s, board, r, Precision::Exact, started));
         }
     }
@@ -366,15 +346,9 @@ fn root(
     mode: Mode,
     prev: Option<i32>,
     all_exact: bool,
-    id: usize,
 ) -> Option<RootResult> {
     let hash_move = s.pv(board, 1).first().copied().unwrap_or(NO_MOVE);
-    let mut list = s.order_root(board, hash_move);
-    if id > 0 && list.len() > 2 {
-        // Helpers look at the alternatives in another order.
-        let n = list.len() - 1;
-        list[1..].rotate_left(id % n);
-    }
+    let list = s.order_root(board, hash_move);
     let (lo, hi) = match mode {
         Mode::Wld => (-1, 1),
         _ => (-INF, INF),

@@ -6,6 +6,10 @@
 
 mod endgame;
 mod order;
+mod parallel;
+
+use parallel::Child;
+pub use parallel::Pool;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -13,6 +17,9 @@ use std::time::Instant;
 use crate::eval::Evaluator;
 use crate::tt::{self, Entry, TranspositionTable, SOLVED};
 use crate::Board;
+
+/// Midgame nodes this deep or deeper may be searched by two threads.
+const SPLIT_MIN_DEPTH: u32 = 5;
 
 /// Larger than any score.
 pub const INF: i32 = 127;
@@ -38,6 +45,8 @@ pub struct Searcher<'a> {
     stopper: &'a Stopper<'a>,
     shared_nodes: Option<&'a std::sync::atomic::AtomicU64>,
     pub(crate) stopped: bool,
+    /// Helper threads for splitting nodes, if the search may use more than one thread.
+    pub(crate) pool: Option<&'a Pool>,
 }
 
 /// The final score of a finished game for the player: disc difference with the empty squares
@@ -74,6 +83,7 @@ impl<'a> Searcher<'a> {
             stopper,
             shared_nodes,
             stopped: false,
+            pool: None,
         }
     }
 
@@ -147,33 +157,25 @@ impl<'a> Searcher<'a> {
         }
         let list = self.order_midgame(b, moves, hash_move, depth);
         let (alpha0, beta0) = (alpha, beta);
-        let mut best = -INF;
-        let mut best_move = NO_MOVE;
-        for (k, &(sq, flips)) in list.iter().enumerate() {
-            let child = b.make(u32::from(sq), flips);
-            let v = if k == 0 {
-                -self.pvs(child, depth - 1, -beta, -alpha)
-            } else {
-                let probe = -self.pvs(child, depth - 1, -alpha - 1, -alpha);
-                if probe > alpha && probe < beta {
-                    -self.pvs(child, depth - 1, -beta, -probe)
-                } else {
-                    probe
-                }
-            };
-            if self.stopped {
-                return 0;
-            }
-            if v > best {
-                best = v;
-                best_move = sq;
-                if v > alpha {
-                    alpha = v;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
-            }
+        let (sq, flips) = list[0];
+        let mut best = -self.pvs(b.make(u32::from(sq), flips), depth - 1, -beta, -alpha);
+        if self.stopped {
+            return 0;
+        }
+        let mut best_move = sq;
+        alpha = alpha.max(best);
+        (best, best_move) = self.siblings(
+            b,
+            &list,
+            Child::Midgame(depth - 1),
+            alpha,
+            beta,
+            best,
+            best_move,
+            depth >= SPLIT_MIN_DEPTH,
+        );
+        if self.stopped {
+            return 0;
         }
         self.store(key, depth as u8, alpha0, beta0, best, best_move);
         best

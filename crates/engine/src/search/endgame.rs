@@ -2,12 +2,15 @@
 //! parity-ordered loops over the empty squares, and deeper endgames by fastest-first
 //! negascout with the transposition table.
 
+use super::parallel::Child;
 use super::{final_score, Searcher, INF, NO_MOVE};
 use crate::tt::{self, SOLVED};
 use crate::{flip, stability, Board};
 
 /// From this many empties the solver generates moves and orders them fastest-first.
 const DEEP_MIN: u32 = 7;
+/// From this many empties a node's later moves may be searched by two threads.
+const SPLIT_MIN_EMPTIES: u32 = 12;
 /// From this many empties the solver tries the stability cutoff.
 const STABILITY_MIN: u32 = 8;
 /// From this many empties the solver uses the transposition table.
@@ -161,33 +164,25 @@ impl Searcher<'_> {
             self.order_parity(b, moves)
         };
         let (alpha0, beta0) = (alpha, beta);
-        let mut best = -INF;
-        let mut best_move = NO_MOVE;
-        for (k, &(sq, flips)) in list.iter().enumerate() {
-            let child = b.make(u32::from(sq), flips);
-            let v = if k == 0 {
-                -self.solve_n(child, -beta, -alpha, n - 1)
-            } else {
-                let probe = -self.solve_n(child, -alpha - 1, -alpha, n - 1);
-                if probe > alpha && probe < beta {
-                    -self.solve_n(child, -beta, -probe, n - 1)
-                } else {
-                    probe
-                }
-            };
-            if self.stopped {
-                return 0;
-            }
-            if v > best {
-                best = v;
-                best_move = sq;
-                if v > alpha {
-                    alpha = v;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
-            }
+        let (sq, flips) = list[0];
+        let mut best = -self.solve_n(b.make(u32::from(sq), flips), -beta, -alpha, n - 1);
+        if self.stopped {
+            return 0;
+        }
+        let mut best_move = sq;
+        alpha = alpha.max(best);
+        (best, best_move) = self.siblings(
+            b,
+            &list,
+            Child::Endgame(n - 1),
+            alpha,
+            beta,
+            best,
+            best_move,
+            n >= SPLIT_MIN_EMPTIES,
+        );
+        if self.stopped {
+            return 0;
         }
         if use_tt {
             self.store(key, SOLVED, alpha0, beta0, best, best_move);
