@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use crate::eval::{Evaluator, HandEval};
 use crate::levels::Level;
-use crate::search::{Pool, Searcher, Stopper, INF, NO_MOVE};
+use crate::search::{Child, Pool, Searcher, Stopper, INF, NO_MOVE};
 use crate::tt::TranspositionTable;
 use crate::Board;
 
@@ -369,10 +369,10 @@ fn root(
     }
 }
 
-fn child_value(s: &mut Searcher<'_>, child: Board, mode: Mode, alpha: i32, beta: i32) -> i32 {
+fn child_kind(s: &Searcher<'_>, board: Board, mode: Mode) -> Child {
     match mode {
-        Mode::Midgame(d) => -s.pvs(child, d - 1, -beta, -alpha),
-        Mode::Exact | Mode::Wld => -s.solve(child, -beta, -alpha),
+        Mode::Midgame(d) => Child::Midgame(d - 1),
+        Mode::Exact | Mode::Wld => Child::Endgame((board.empties() & s.mask).count_ones() - 1),
     }
 }
 
@@ -385,43 +385,48 @@ fn root_window(
     beta: i32,
     all_exact: bool,
 ) -> Option<RootResult> {
-    let mut alpha = alpha0;
-    let mut best = -INF;
-    let mut best_move = list[0].0;
-    let mut moves = Vec::with_capacity(list.len());
-    for (k, &(sq, flips)) in list.iter().enumerate() {
-        let child = board.make(u32::from(sq), flips);
-        let v = if k == 0 {
-            child_value(s, child, mode, alpha, beta)
-        } else if all_exact {
-            child_value(s, child, mode, alpha0, beta)
-        } else {
-            let probe = child_value(s, child, mode, alpha, alpha + 1);
-            if probe > alpha && probe < beta {
-                child_value(s, child, mode, probe, beta)
-            } else {
-                probe
+    let child = child_kind(s, board, mode);
+    let (sq, flips) = list[0];
+    let first = s.child_value(child, board.make(u32::from(sq), flips), alpha0, beta);
+    if s.stopped {
+        return None;
+    }
+    let mut moves = vec![RootMove {
+        square: sq,
+        score: first,
+        bound: false,
+    }];
+    let (best, best_move) = if all_exact {
+        // Every move gets the full window, one after the other.
+        let (mut best, mut best_move) = (first, sq);
+        for &(sq, flips) in &list[1..] {
+            let v = s.child_value(child, board.make(u32::from(sq), flips), alpha0, beta);
+            if s.stopped {
+                return None;
             }
-        };
+            moves.push(RootMove {
+                square: sq,
+                score: v,
+                bound: false,
+            });
+            if v > best {
+                (best, best_move) = (v, sq);
+            }
+        }
+        (best, best_move)
+    } else {
+        let (best, best_move, rest) =
+            s.siblings_scored(board, list, child, alpha0.max(first), beta, first, sq, true);
         if s.stopped {
             return None;
         }
-        moves.push(RootMove {
-            square: sq,
-            score: v,
-            bound: !all_exact && k > 0 && v <= alpha,
-        });
-        if v > best {
-            best = v;
-            best_move = sq;
-            if v > alpha {
-                alpha = v;
-                if alpha >= beta && !all_exact {
-                    break;
-                }
-            }
-        }
-    }
+        moves.extend(rest.into_iter().map(|(square, score, bound)| RootMove {
+            square,
+            score,
+            bound,
+        }));
+        (best, best_move)
+    };
     moves.sort_by_key(|m| (m.bound, -m.score));
     s.store(
         crate::tt::hash(board),

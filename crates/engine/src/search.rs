@@ -8,7 +8,7 @@ mod endgame;
 mod order;
 mod parallel;
 
-use parallel::Child;
+pub(crate) use parallel::Child;
 pub use parallel::Pool;
 
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -52,6 +52,9 @@ struct Shared {
     best: i32,
     best_move: u8,
     alpha: i32,
+    /// Each move searched: its square, score, and whether the score is only an upper bound
+    /// (the null-window probe failed low).
+    results: Vec<(u8, i32, bool)>,
 }
 
 impl<'a> Searcher<'a> {
@@ -74,14 +77,34 @@ impl<'a> Searcher<'a> {
         b: Board,
         list: &[(u8, u64)],
         child: Child,
+        alpha: i32,
+        beta: i32,
+        best: i32,
+        best_move: u8,
+        split: bool,
+    ) -> (i32, u8) {
+        let (best, best_move, _) =
+            self.siblings_scored(b, list, child, alpha, beta, best, best_move, split);
+        (best, best_move)
+    }
+
+    /// [`Searcher::siblings`], also returning each move searched with its score and whether
+    /// that score is only an upper bound.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn siblings_scored(
+        &mut self,
+        b: Board,
+        list: &[(u8, u64)],
+        child: Child,
         mut alpha: i32,
         beta: i32,
         mut best: i32,
         mut best_move: u8,
         split: bool,
-    ) -> (i32, u8) {
+    ) -> (i32, u8, Vec<(u8, i32, bool)>) {
+        let mut results = Vec::new();
         if best >= beta || list.len() < 2 {
-            return (best, best_move);
+            return (best, best_move, results);
         }
         if split && list.len() >= 3 {
             if let Some(pool) = self.pool {
@@ -93,12 +116,14 @@ impl<'a> Searcher<'a> {
         for &(sq, flips) in &list[1..] {
             let c = b.make(u32::from(sq), flips);
             let mut v = self.child_value(child, c, alpha, alpha + 1);
+            let bound = v <= alpha;
             if v > alpha && v < beta {
                 v = self.child_value(child, c, v, beta);
             }
             if self.stopped {
-                return (best, best_move);
+                return (best, best_move, results);
             }
+            results.push((sq, v, bound));
             if v > best {
                 best = v;
                 best_move = sq;
@@ -110,7 +135,7 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
-        (best, best_move)
+        (best, best_move, results)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -124,12 +149,13 @@ impl<'a> Searcher<'a> {
         beta: i32,
         best: i32,
         best_move: u8,
-    ) -> (i32, u8) {
+    ) -> (i32, u8, Vec<(u8, i32, bool)>) {
         let next = AtomicUsize::new(1);
         let shared = Mutex::new(Shared {
             best,
             best_move,
             alpha,
+            results: Vec::new(),
         });
         let abort = AtomicBool::new(false);
         let (tt, eval, mask, shared_nodes) = (self.tt, self.eval, self.mask, self.shared_nodes);
@@ -158,9 +184,9 @@ impl<'a> Searcher<'a> {
         });
         self.nodes += helper_nodes;
         let s = shared
-            .lock()
+            .into_inner()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        (s.best, s.best_move)
+        (s.best, s.best_move, s.results)
     }
 }
 
