@@ -181,7 +181,7 @@ mod tests {
         let (e, lo, hi) = t.elo();
         assert!(lo.0 < e.0 && e.0 < hi.0);
         // Even results: zero, with a symmetric interval.
-        let (e, lo, hi) = tally(&[2, -2, 2, -2]).elo();
+        let (e, lo, hi) = tally(&[2, -2, 2, -2, 2, -2, 2, -2, 2, -2]).elo();
         assert_eq!(e.0, 0.0);
         assert!((lo.0 + hi.0).abs() < 1e-9 && hi.0 > 0.0);
         // All wins: no finite estimate, and no spread to measure.
