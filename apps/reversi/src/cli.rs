@@ -50,6 +50,8 @@ pub enum Command {
     /// Play a match between two engines (internal levels or NBoard programs) on XOT openings,
     /// each twice with colours swapped; report the score and an Elo difference.
     Match(crate::commands::match_cmd::MatchArgs),
+    /// Serve the game in the browser: the page and its JSON API, games saved to the history.
+    Serve(crate::commands::serve::ServeArgs),
     /// Benchmarks.
     ///
     /// Without a subcommand: the engine's node-count signature (fixed positions, one thread,

@@ -7,6 +7,7 @@ pub(crate) mod match_cmd;
 pub(crate) mod nboard;
 mod perft;
 mod play;
+pub(crate) mod serve;
 mod solve;
 
 use std::process::ExitCode;
@@ -22,6 +23,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::History(args)) => history::run(args),
         Some(Command::Nboard(args)) => nboard::run(&args),
         Some(Command::Match(args)) => match_cmd::run(args),
+        Some(Command::Serve(args)) => serve::run(args),
         Some(Command::Bench { what }) => match what {
             None => bench::engine::run(),
             Some(BenchCommand::Perft { depth }) => bench::perft(depth),

@@ -1,11 +1,13 @@
 //! The `reversi` program: command-line entry point, dispatching to one module per command.
 
+mod analysis;
 mod cli;
 mod commands;
 mod plain;
 mod player;
 mod session;
 mod tui;
+mod web;
 
 use clap::Parser;
 

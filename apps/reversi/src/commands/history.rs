@@ -1,6 +1,7 @@
 //! `reversi history`: list, show, delete, export and import the games kept in the database.
 
-mod convert;
+mod analyze;
+pub(crate) mod convert;
 mod import;
 mod stress;
 
@@ -79,6 +80,15 @@ pub enum HistoryCommand {
         #[arg(long, default_value = "othello")]
         rules: Rules,
     },
+    /// Evaluate every position of a game at a level and measure each move's disc loss
+    /// against the engine's best move; mistakes (4+ discs) and blunders (10+) are marked.
+    Analyze {
+        /// The game's id, as `history list` shows it.
+        id: GameId,
+        /// Engine level: 1-60 or a level name.
+        #[arg(long, default_value = "4")]
+        level: String,
+    },
     /// Test aid: plays random games, storing each move, until killed or out of time.
     #[command(hide = true)]
     StressAppend {
@@ -149,6 +159,7 @@ pub fn run(args: HistoryArgs) -> anyhow::Result<ExitCode> {
             size,
             rules,
         } => import::run(&mut Store::open(&path)?, &files, format, size, rules),
+        HistoryCommand::Analyze { id, level } => analyze::run(&require(&path)?, id, &level),
         HistoryCommand::StressAppend { seconds } => stress::run(&mut Store::open(&path)?, seconds),
     }
 }

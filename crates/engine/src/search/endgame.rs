@@ -11,6 +11,8 @@ use crate::{flip, stability, Board};
 const DEEP_MIN: u32 = 7;
 /// From this many empties a node's later moves may be searched by two threads.
 const SPLIT_MIN_EMPTIES: u32 = 12;
+/// From this many empties the solver looks up every child in the table before searching.
+const ETC_MIN: u32 = 14;
 /// From this many empties the solver tries the stability cutoff.
 const STABILITY_MIN: u32 = 8;
 /// From this many empties the solver uses the transposition table.
@@ -163,6 +165,17 @@ impl Searcher<'_> {
         } else {
             self.order_parity(b, moves)
         };
+        if n >= ETC_MIN {
+            // Enhanced transposition cutoff: a child the table already proves good enough.
+            for &(sq, flips) in &list {
+                let child = b.make(u32::from(sq), flips);
+                if let Some(e) = self.tt.probe(tt::hash(child)) {
+                    if e.depth == SOLVED && -i32::from(e.upper) >= beta {
+                        return -i32::from(e.upper);
+                    }
+                }
+            }
+        }
         let (alpha0, beta0) = (alpha, beta);
         let (sq, flips) = list[0];
         let mut best = -self.solve_n(b.make(u32::from(sq), flips), -beta, -alpha, n - 1);

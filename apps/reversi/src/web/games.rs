@@ -1,0 +1,336 @@
+//! `/api/games`: games being played — create, state, moves, undo/redo, resign, join by link,
+//! hints, and the live event stream (server-sent events).
+
+use std::convert::Infallible;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
+use axum::response::IntoResponse;
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use futures_util::stream::{self, Stream, StreamExt};
+use reversi_core::{BoardSize, Color, Rules};
+use reversi_engine::ai::hints;
+use reversi_engine::levels::Level;
+use reversi_store::{GameId, NewGame};
+use serde::{Deserialize, Serialize};
+use tokio::sync::broadcast::error::RecvError;
+
+use super::error::{ApiJson, ApiPath, AppError};
+use super::live::{Event, LiveGame, Seats};
+use super::view::{color_name, CandidateView, GameView, ThinkingView};
+use super::AppState;
+use crate::player::Player;
+use crate::session::{Session, Settings};
+
+/// The header that carries a player's seat token.
+pub const TOKEN_HEADER: &str = "x-player-token";
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/", post(create))
+        .route("/{id}", get(state))
+        .route("/{id}/moves", post(play))
+        .route("/{id}/undo", post(undo))
+        .route("/{id}/redo", post(redo))
+        .route("/{id}/resign", post(resign))
+        .route("/{id}/join", post(join))
+        .route("/{id}/hints", post(hint))
+        .route("/{id}/events", get(events))
+}
+
+fn token(headers: &HeaderMap) -> Option<&str> {
+    headers.get(TOKEN_HEADER).and_then(|v| v.to_str().ok())
+}
+
+/// A new game: every field may be left out (8x8 Othello, a person as Black against the
+/// default level).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewGameRequest {
+    size: Option<u8>,
+    rules: Option<String>,
+    /// `human`, `ai:LEVEL` (1-60 or a level name), `ai:greedy`, `ai:random`.
+    black: Option<String>,
+    white: Option<String>,
+    /// The side a second person plays from another browser, joining by the game's link.
+    remote: Option<String>,
+    seed: Option<u64>,
+}
+
+#[derive(Debug, Serialize)]
+struct Created {
+    game: GameView,
+    /// The creator's seat token, for the `x-player-token` header.
+    token: String,
+}
+
+fn parse_color(text: &str) -> Result<Color, AppError> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "black" => Ok(Color::Black),
+        "white" => Ok(Color::White),
+        _ => Err(AppError::bad_request(format!(
+            "unknown side {text:?}: expected black or white"
+        ))),
+    }
+}
+
+fn parse_player(text: Option<&str>, default: Player) -> Result<Player, AppError> {
+    match text {
+        None => Ok(default),
+        Some(t) => t
+            .parse()
+            .map_err(|e: crate::player::ParsePlayerError| AppError::bad_request(e.to_string())),
+    }
+}
+
+fn stored_player(p: Player, guest: bool) -> reversi_store::Player {
+    match p {
+        Player::Human if guest => reversi_store::Player::human("Guest"),
+        Player::Human => reversi_store::Player::human("Human"),
+        Player::Computer(ai) => reversi_store::Player::computer("reversi", &ai.to_string()),
+    }
+}
+
+fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(1, |d| d.as_nanos() as u64)
+}
+
+async fn create(
+    State(app): State<AppState>,
+    ApiJson(req): ApiJson<NewGameRequest>,
+) -> Result<impl IntoResponse, AppError> {
+    let size =
+        BoardSize::new(req.size.unwrap_or(8)).map_err(|e| AppError::bad_request(e.to_string()))?;
+    let rules: Rules = req
+        .rules
+        .as_deref()
+        .unwrap_or("othello")
+        .parse()
+        .map_err(|e: reversi_core::ParseRulesError| AppError::bad_request(e.to_string()))?;
+    let black = parse_player(req.black.as_deref(), Player::Human)?;
+    let white = parse_player(
+        req.white.as_deref(),
+        Player::Computer(reversi_engine::ai::Ai::default()),
+    )?;
+    let remote = req.remote.as_deref().map(parse_color).transpose()?;
+    let settings = Settings {
+        size,
+        rules,
+        black,
+        white,
+        seed: req.seed.unwrap_or_else(clock_seed),
+    };
+    if let Some(side) = remote {
+        if !settings.player(side).is_human() {
+            return Err(AppError::bad_request(format!(
+                "the remote side {side} must be played by a human"
+            )));
+        }
+    }
+    let record = NewGame::standard(
+        size,
+        rules,
+        stored_player(black, remote == Some(Color::Black)),
+        stored_player(white, remote == Some(Color::White)),
+    );
+    let id = app.store().create_game(&record)?;
+    let game = Arc::new(LiveGame::new(
+        id,
+        Session::new(settings),
+        Seats::new(remote),
+    ));
+    app.games().insert(id, Arc::clone(&game));
+    game.begin(&app)?;
+    let gs = game.lock();
+    let created = Created {
+        game: game.view(&gs),
+        token: gs.seats.owner().to_string(),
+    };
+    Ok((StatusCode::CREATED, Json(created)))
+}
+
+async fn state(
+    State(app): State<AppState>,
+    ApiPath(id): ApiPath<i64>,
+) -> Result<Json<GameView>, AppError> {
+    let game = app.require_live(GameId(id))?;
+    let gs = game.lock();
+    Ok(Json(game.view(&gs)))
+}
+
+fn current(game: &LiveGame) -> Json<GameView> {
+    let gs = game.lock();
+    Json(game.view(&gs))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MoveRequest {
+    square: String,
+}
+
+async fn play(
+    State(app): State<AppState>,
+    ApiPath(id): ApiPath<i64>,
+    headers: HeaderMap,
+    ApiJson(req): ApiJson<MoveRequest>,
+) -> Result<Json<GameView>, AppError> {
+    let game = app.require_live(GameId(id))?;
+    game.play(&app, token(&headers), &req.square)?;
+    Ok(current(&game))
+}
+
+async fn undo(
+    State(app): State<AppState>,
+    ApiPath(id): ApiPath<i64>,
+    headers: HeaderMap,
+) -> Result<Json<GameView>, AppError> {
+    let game = app.require_live(GameId(id))?;
+    game.undo(&app, token(&headers))?;
+    Ok(current(&game))
+}
+
+async fn redo(
+    State(app): State<AppState>,
+    ApiPath(id): ApiPath<i64>,
+    headers: HeaderMap,
+) -> Result<Json<GameView>, AppError> {
+    let game = app.require_live(GameId(id))?;
+    game.redo(&app, token(&headers))?;
+    Ok(current(&game))
+}
+
+async fn resign(
+    State(app): State<AppState>,
+    ApiPath(id): ApiPath<i64>,
+    headers: HeaderMap,
+) -> Result<Json<GameView>, AppError> {
+    let game = app.require_live(GameId(id))?;
+    game.resign(&app, token(&headers))?;
+    Ok(current(&game))
+}
+
+#[derive(Debug, Serialize)]
+struct Joined {
+    game: GameView,
+    token: String,
+    color: &'static str,
+}
+
+async fn join(
+    State(app): State<AppState>,
+    ApiPath(id): ApiPath<i64>,
+) -> Result<Json<Joined>, AppError> {
+    let game = app.require_live(GameId(id))?;
+    let (color, token) = game.join()?;
+    let gs = game.lock();
+    Ok(Json(Joined {
+        game: game.view(&gs),
+        token,
+        color: color_name(color),
+    }))
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HintRequest {
+    /// 1-60 [default: 6].
+    level: Option<u8>,
+}
+
+#[derive(Debug, Serialize)]
+struct Hints {
+    ply: usize,
+    candidates: Vec<CandidateView>,
+}
+
+/// Sets its flag when dropped: a request whose client went away stops its search.
+pub struct StopOnDrop(pub Arc<AtomicBool>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+pub fn parse_level(level: Option<u8>, default: u8) -> Result<Level, AppError> {
+    let n = level.unwrap_or(default);
+    Level::new(n).ok_or_else(|| {
+        AppError::bad_request(format!(
+            "level {n} is out of range: expected {}-{}",
+            Level::MIN,
+            Level::MAX
+        ))
+    })
+}
+
+async fn hint(
+    State(app): State<AppState>,
+    ApiPath(id): ApiPath<i64>,
+    ApiJson(req): ApiJson<HintRequest>,
+) -> Result<Json<Hints>, AppError> {
+    let game = app.require_live(GameId(id))?;
+    let level = parse_level(req.level, 6)?;
+    let (position, ply) = {
+        let gs = game.lock();
+        if gs.ended() {
+            return Err(AppError::conflict("the game is over"));
+        }
+        (
+            gs.session.position().clone(),
+            gs.session.game().moves().len(),
+        )
+    };
+    let stop = StopOnDrop(Arc::new(AtomicBool::new(false)));
+    let flag = Arc::clone(&stop.0);
+    let scored = app
+        .search(move || hints(&position, level, &flag, &mut |_| {}))
+        .await?;
+    Ok(Json(Hints {
+        ply,
+        candidates: scored.iter().map(CandidateView::of).collect(),
+    }))
+}
+
+fn sse(event: &Event) -> SseEvent {
+    let (name, data) = match event {
+        Event::State(v) => ("state", serde_json::to_string(&**v)),
+        Event::Thinking(t) => ("thinking", serde_json::to_string(&**t)),
+    };
+    SseEvent::default()
+        .event(name)
+        .data(data.unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}")))
+}
+
+async fn events(
+    State(app): State<AppState>,
+    ApiPath(id): ApiPath<i64>,
+) -> Result<Sse<impl Stream<Item = Result<SseEvent, Infallible>>>, AppError> {
+    let game = app.require_live(GameId(id))?;
+    let rx = game.subscribe();
+    let mut first = Vec::new();
+    {
+        let gs = game.lock();
+        first.push(Ok(sse(&Event::State(Arc::new(game.view(&gs))))));
+        if let Some(t) = &gs.thinking {
+            first.push(Ok(sse(&Event::Thinking(Arc::<ThinkingView>::clone(t)))));
+        }
+    }
+    let rest = stream::unfold(rx, |mut rx| async move {
+        loop {
+            match rx.recv().await {
+                Ok(ev) => return Some((Ok(sse(&ev)), rx)),
+                // A slow reader missed some reports; the next state brings it up to date.
+                Err(RecvError::Lagged(_)) => {}
+                Err(RecvError::Closed) => return None,
+            }
+        }
+    });
+    Ok(Sse::new(stream::iter(first).chain(rest)).keep_alive(KeepAlive::default()))
+}

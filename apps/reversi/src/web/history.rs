@@ -1,0 +1,257 @@
+//! `/api/history`: the stored games — list, one game with every position for the replay,
+//! delete, export (GGF or transcript), import (an uploaded file), and analysis.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use axum::extract::State;
+use axum::http::{header, StatusCode};
+use axum::response::IntoResponse;
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use reversi_core::{BoardSize, Position, Rules};
+use reversi_formats::{ggf, transcript};
+use reversi_store::{GameFilter, GameId, ImportGame, Status};
+use serde::{Deserialize, Serialize};
+
+use super::error::{ApiBytes, ApiJson, ApiPath, ApiQuery, AppError};
+use super::games::parse_level;
+use super::view::{replay, AnalysisView, InfoView, ReplayStep};
+use super::AppState;
+use crate::analysis::analyze;
+use crate::commands::history::convert;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/", get(list))
+        .route("/import", post(import))
+        .route("/{id}", get(show).delete(delete))
+        .route("/{id}/export", get(export))
+        .route("/{id}/analysis", post(analysis))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ListQuery {
+    /// At most this many games, newest first [default 100; 0 for all].
+    limit: Option<usize>,
+    player: Option<String>,
+    status: Option<String>,
+}
+
+async fn list(
+    State(app): State<AppState>,
+    ApiQuery(q): ApiQuery<ListQuery>,
+) -> Result<Json<Vec<InfoView>>, AppError> {
+    let status = q
+        .status
+        .as_deref()
+        .map(str::parse::<Status>)
+        .transpose()
+        .map_err(|e| AppError::bad_request(e.to_string()))?;
+    let limit = q.limit.unwrap_or(100);
+    let filter = GameFilter {
+        limit: (limit > 0).then_some(limit),
+        player: q.player,
+        status,
+    };
+    let games = app.store().list_games(&filter)?;
+    Ok(Json(games.iter().map(InfoView::of).collect()))
+}
+
+#[derive(Debug, Serialize)]
+struct GameRecord {
+    info: InfoView,
+    moves: Vec<String>,
+    /// Every position from the start, for the replay.
+    positions: Vec<ReplayStep>,
+    /// Whether the game is being played now (then `/api/games/ID` has it).
+    live: bool,
+}
+
+async fn show(
+    State(app): State<AppState>,
+    ApiPath(id): ApiPath<i64>,
+) -> Result<Json<GameRecord>, AppError> {
+    let stored = app.store().load_game(GameId(id))?;
+    Ok(Json(GameRecord {
+        info: InfoView::of(&stored.info),
+        moves: stored
+            .game
+            .moves()
+            .iter()
+            .map(ToString::to_string)
+            .collect(),
+        positions: replay(&stored.game),
+        live: app.live(GameId(id)).is_some(),
+    }))
+}
+
+async fn delete(
+    State(app): State<AppState>,
+    ApiPath(id): ApiPath<i64>,
+) -> Result<StatusCode, AppError> {
+    let id = GameId(id);
+    let live = app.games().remove(&id);
+    if let Some(game) = live {
+        game.abandon(None);
+    }
+    if app.store().delete_game(id)? {
+        Ok(StatusCode::NO_CONTENT)
+    } else {
+        Err(AppError::not_found(format!("no game {id} in the history")))
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExportQuery {
+    /// `ggf` or `transcript` [default].
+    format: Option<String>,
+}
+
+async fn export(
+    State(app): State<AppState>,
+    ApiPath(id): ApiPath<i64>,
+    ApiQuery(q): ApiQuery<ExportQuery>,
+) -> Result<impl IntoResponse, AppError> {
+    let ggf = match q.format.as_deref().unwrap_or("transcript") {
+        "ggf" => true,
+        "transcript" => false,
+        other => {
+            return Err(AppError::bad_request(format!(
+                "unknown export format {other:?}: expected ggf or transcript"
+            )))
+        }
+    };
+    let stored = app.store().load_game(GameId(id))?;
+    let (mut text, ext) = if ggf {
+        (convert::to_ggf(&stored), "ggf")
+    } else {
+        (convert::to_transcript(&stored), "txt")
+    };
+    text.push('\n');
+    let disposition = format!("attachment; filename=\"reversi-game-{id}.{ext}\"");
+    Ok((
+        [
+            (
+                header::CONTENT_TYPE,
+                "text/plain; charset=utf-8".to_string(),
+            ),
+            (header::CONTENT_DISPOSITION, disposition),
+        ],
+        text,
+    ))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ImportQuery {
+    /// `auto` [default], `ggf` or `transcript`.
+    format: Option<String>,
+    /// Board size of transcript games [default 8].
+    size: Option<u8>,
+    /// Start rule of transcript games [default othello].
+    rules: Option<String>,
+    /// The file's name, kept as the games' source.
+    name: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+struct Imported {
+    added: usize,
+    skipped: usize,
+}
+
+/// Reads an uploaded file's games: GGF (told by the format or by `(;` at the start) or
+/// transcripts, one game a line.
+fn read_upload(body: &[u8], q: &ImportQuery) -> Result<Vec<ImportGame>, AppError> {
+    let bad = |msg: String| AppError::new(StatusCode::UNPROCESSABLE_ENTITY, msg);
+    let text = std::str::from_utf8(body)
+        .map_err(|_| AppError::bad_request("the file is not UTF-8 text"))?;
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let source = q.name.as_deref().unwrap_or("upload");
+    let ggf = match q.format.as_deref().unwrap_or("auto") {
+        "ggf" => true,
+        "transcript" => false,
+        "auto" => text.trim_start().starts_with("(;"),
+        other => {
+            return Err(AppError::bad_request(format!(
+                "unknown import format {other:?}: expected auto, ggf or transcript"
+            )))
+        }
+    };
+    if ggf {
+        let games = ggf::parse_ggf(text).map_err(|e| bad(format!("not GGF: {e}")))?;
+        games
+            .iter()
+            .enumerate()
+            .map(|(i, g)| {
+                let game = g
+                    .game()
+                    .map_err(|(ply, e)| bad(format!("game {} move {}: {e}", i + 1, ply + 1)))?;
+                Ok(convert::from_ggf(g, &game, source))
+            })
+            .collect()
+    } else {
+        let size = BoardSize::new(q.size.unwrap_or(8))
+            .map_err(|e| AppError::bad_request(e.to_string()))?;
+        let rules: Rules = q
+            .rules
+            .as_deref()
+            .unwrap_or("othello")
+            .parse()
+            .map_err(|e: reversi_core::ParseRulesError| AppError::bad_request(e.to_string()))?;
+        let games = transcript::parse_transcript_file(text, &Position::start(size, rules))
+            .map_err(|e| bad(e.to_string()))?;
+        Ok(games
+            .iter()
+            .map(|t| convert::from_transcript(t, source))
+            .collect())
+    }
+}
+
+async fn import(
+    State(app): State<AppState>,
+    ApiQuery(q): ApiQuery<ImportQuery>,
+    ApiBytes(body): ApiBytes,
+) -> Result<(StatusCode, Json<Imported>), AppError> {
+    let games = read_upload(&body, &q)?;
+    if games.is_empty() {
+        return Err(AppError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "the file holds no games",
+        ));
+    }
+    let report = app.store().import_games(&games, &mut |_| {})?;
+    Ok((
+        StatusCode::CREATED,
+        Json(Imported {
+            added: report.added,
+            skipped: report.skipped,
+        }),
+    ))
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AnalysisRequest {
+    /// 1-60 [default 4].
+    level: Option<u8>,
+}
+
+async fn analysis(
+    State(app): State<AppState>,
+    ApiPath(id): ApiPath<i64>,
+    ApiJson(req): ApiJson<AnalysisRequest>,
+) -> Result<Json<AnalysisView>, AppError> {
+    let level = parse_level(req.level, 4)?;
+    let stored = app.store().load_game(GameId(id))?;
+    let stop = super::games::StopOnDrop(Arc::new(AtomicBool::new(false)));
+    let flag = Arc::clone(&stop.0);
+    let result = app
+        .search(move || analyze(&stored.game, level, &flag, &mut |_, _| {}))
+        .await?;
+    let analysis = result.ok_or_else(|| AppError::internal("the analysis was stopped"))?;
+    Ok(Json(AnalysisView::of(&analysis)))
+}

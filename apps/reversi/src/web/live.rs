@@ -1,0 +1,457 @@
+//! Games being played through the web: a [`Session`] each, who may move for which side (seat
+//! tokens), the computer's searches on the bounded pool, saving to the history after every
+//! move, and the events that browsers watching the game receive.
+
+use std::collections::hash_map::RandomState;
+use std::hash::{BuildHasher, Hasher};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::Instant;
+
+use reversi_core::{Color, Move, Square};
+use reversi_engine::ai::{Decision, Thinking};
+use reversi_store::{GameId, MoveRecord, Store, StoreError};
+use tokio::sync::broadcast;
+
+use super::error::AppError;
+use super::view::{GameView, ThinkingView};
+use super::AppState;
+use crate::session::{PlayError, Session};
+
+/// What a browser watching a game hears: the whole state after each change, and the
+/// computer's search as it deepens.
+#[derive(Debug, Clone)]
+pub enum Event {
+    State(Arc<GameView>),
+    Thinking(Arc<ThinkingView>),
+}
+
+/// A search under way for the computer's turn.
+#[derive(Debug)]
+struct Search {
+    id: u64,
+    stop: Arc<AtomicBool>,
+}
+
+/// Who holds which seat of a game.
+#[derive(Debug)]
+pub struct Seats {
+    /// The creator's token: every human side but the one left for a guest.
+    owner: String,
+    /// The side a second person joins through the game's link, if any.
+    pub remote: Option<Color>,
+    guest: Option<String>,
+}
+
+impl Seats {
+    pub fn new(remote: Option<Color>) -> Seats {
+        Seats {
+            owner: new_token(),
+            remote,
+            guest: None,
+        }
+    }
+
+    pub fn owner(&self) -> &str {
+        &self.owner
+    }
+
+    pub fn joined(&self) -> bool {
+        self.guest.is_some()
+    }
+
+    /// Gives the open seat to a guest, once.
+    pub fn join(&mut self) -> Result<(Color, String), AppError> {
+        let Some(color) = self.remote else {
+            return Err(AppError::conflict("this game has no seat to join"));
+        };
+        if self.guest.is_some() {
+            return Err(AppError::conflict(format!(
+                "{color}'s seat is already taken"
+            )));
+        }
+        let token = new_token();
+        self.guest = Some(token.clone());
+        Ok((color, token))
+    }
+
+    /// The side the token may move for, or why not.
+    fn check(&self, token: Option<&str>, color: Color) -> Result<(), AppError> {
+        let Some(token) = token else {
+            return Err(AppError::forbidden(
+                "no player token: send the x-player-token header given when the game was \
+                 created or joined",
+            ));
+        };
+        let holder = if self.remote == Some(color) {
+            self.guest.as_deref()
+        } else {
+            Some(self.owner.as_str())
+        };
+        if holder == Some(token) {
+            Ok(())
+        } else if token == self.owner || Some(token) == self.guest.as_deref() {
+            Err(AppError::conflict(format!(
+                "it is {color}'s turn, not yours"
+            )))
+        } else {
+            Err(AppError::forbidden("unknown player token for this game"))
+        }
+    }
+
+    /// Whether the token holds any seat of the game.
+    fn any(&self, token: Option<&str>) -> Result<(), AppError> {
+        match token {
+            Some(t) if t == self.owner || Some(t) == self.guest.as_deref() => Ok(()),
+            Some(_) => Err(AppError::forbidden("unknown player token for this game")),
+            None => Err(AppError::forbidden(
+                "no player token: send the x-player-token header given when the game was \
+                 created or joined",
+            )),
+        }
+    }
+}
+
+/// A fresh random token (128 bits from the process's hash keys and the clock).
+fn new_token() -> String {
+    let mut out = String::new();
+    for _ in 0..2 {
+        let mut h = RandomState::new().build_hasher();
+        h.write_u128(
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos()),
+        );
+        out.push_str(&format!("{:016x}", h.finish()));
+    }
+    out
+}
+
+/// A live game's state, behind its lock.
+#[derive(Debug)]
+pub struct GameState {
+    pub session: Session,
+    pub seats: Seats,
+    /// The moves the history holds for this game.
+    saved: Vec<Move>,
+    /// Set when a side resigned (the game is then abandoned in the history).
+    pub resigned: Option<Color>,
+    search: Option<Search>,
+    searches: u64,
+    /// The latest report of the search under way.
+    pub thinking: Option<Arc<ThinkingView>>,
+    /// When the side to move could first move (for the move times kept in the history).
+    turn_started: Instant,
+    /// Counts the changes, so that a browser can drop a state older than one it has shown.
+    pub version: u64,
+}
+
+impl GameState {
+    /// Whether the game takes no more moves (over or resigned).
+    pub fn ended(&self) -> bool {
+        self.session.is_over() || self.resigned.is_some()
+    }
+
+    pub fn searching(&self) -> bool {
+        self.search.is_some()
+    }
+
+    fn cancel_search(&mut self) {
+        if let Some(s) = self.search.take() {
+            s.stop.store(true, Ordering::Relaxed);
+        }
+        self.thinking = None;
+    }
+}
+
+/// A game being played, shared by the requests and searches that touch it.
+#[derive(Debug)]
+pub struct LiveGame {
+    pub id: GameId,
+    state: Mutex<GameState>,
+    events: broadcast::Sender<Event>,
+}
+
+impl LiveGame {
+    pub fn new(id: GameId, session: Session, seats: Seats) -> LiveGame {
+        let (events, _) = broadcast::channel(64);
+        LiveGame {
+            id,
+            state: Mutex::new(GameState {
+                session,
+                seats,
+                saved: Vec::new(),
+                resigned: None,
+                search: None,
+                searches: 0,
+                thinking: None,
+                turn_started: Instant::now(),
+                version: 0,
+            }),
+            events,
+        }
+    }
+
+    /// The state, even if a request panicked while holding it.
+    pub fn lock(&self) -> MutexGuard<'_, GameState> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    pub fn subscribe(&self) -> broadcast::Receiver<Event> {
+        self.events.subscribe()
+    }
+
+    pub fn view(&self, gs: &GameState) -> GameView {
+        GameView::of(self.id, gs)
+    }
+
+    /// Starts the game: forced passes, the first save, the computer's first search.
+    pub fn begin(&self, app: &AppState) -> Result<(), AppError> {
+        let mut gs = self.lock();
+        self.changed(app, &mut gs, None)
+    }
+
+    /// A second person takes the open seat.
+    pub fn join(&self) -> Result<(Color, String), AppError> {
+        let mut gs = self.lock();
+        let joined = gs.seats.join()?;
+        self.broadcast(&mut gs);
+        Ok(joined)
+    }
+
+    /// A person plays `square` for the side to move.
+    pub fn play(&self, app: &AppState, token: Option<&str>, square: &str) -> Result<(), AppError> {
+        let mut gs = self.lock();
+        if gs.ended() {
+            return Err(AppError::conflict("the game is over"));
+        }
+        let pos = gs.session.position();
+        let sq =
+            Square::parse(square, pos.size()).map_err(|e| AppError::bad_request(e.to_string()))?;
+        let turn = pos.turn();
+        if !gs.session.player(turn).is_human() {
+            return Err(AppError::conflict(format!(
+                "it is {turn}'s turn, and the computer plays {turn}"
+            )));
+        }
+        gs.seats.check(token, turn)?;
+        let record = MoveRecord {
+            mv: Move::Play(sq),
+            time_ms: Some(gs.turn_started.elapsed().as_millis() as u64),
+            eval: None,
+        };
+        gs.session.play(sq).map_err(|e| match e {
+            PlayError::NotYourTurn(_) => AppError::conflict(e.to_string()),
+            PlayError::Illegal(e) => AppError::new(
+                axum::http::StatusCode::UNPROCESSABLE_ENTITY,
+                format!("illegal move: {e}"),
+            ),
+        })?;
+        self.changed(app, &mut gs, Some(record))
+    }
+
+    /// Takes back to the previous turn of a person.
+    pub fn undo(&self, app: &AppState, token: Option<&str>) -> Result<(), AppError> {
+        let mut gs = self.lock();
+        gs.seats.any(token)?;
+        if gs.ended() {
+            return Err(AppError::conflict("the game is over"));
+        }
+        if gs.session.undo() == 0 {
+            return Err(AppError::conflict("nothing to undo"));
+        }
+        self.changed(app, &mut gs, None)
+    }
+
+    pub fn redo(&self, app: &AppState, token: Option<&str>) -> Result<(), AppError> {
+        let mut gs = self.lock();
+        gs.seats.any(token)?;
+        if gs.ended() {
+            return Err(AppError::conflict("the game is over"));
+        }
+        if gs.session.redo() == 0 {
+            return Err(AppError::conflict("nothing to redo"));
+        }
+        self.changed(app, &mut gs, None)
+    }
+
+    /// The side to move resigns (or, for a guest, the guest's side; the owner resigns the
+    /// side to move when both are theirs).
+    pub fn resign(&self, app: &AppState, token: Option<&str>) -> Result<(), AppError> {
+        let mut gs = self.lock();
+        gs.seats.any(token)?;
+        if gs.ended() {
+            return Err(AppError::conflict("the game is over"));
+        }
+        let turn = gs.session.position().turn();
+        let seats = &gs.seats;
+        let color = match seats.remote {
+            Some(remote) if token == seats.guest.as_deref() => remote,
+            Some(remote) => remote.opposite(),
+            None if gs.session.player(turn).is_human() => turn,
+            None => turn.opposite(),
+        };
+        gs.cancel_search();
+        gs.resigned = Some(color);
+        app.store().abandon_game(self.id)?;
+        self.broadcast(&mut gs);
+        Ok(())
+    }
+
+    /// Stops the search and marks the game abandoned in the history (unless ended).
+    pub fn abandon(&self, store: Option<&mut Store>) {
+        let mut gs = self.lock();
+        gs.cancel_search();
+        if !gs.ended() {
+            if let Some(store) = store {
+                // A game deleted meanwhile has nothing left to mark.
+                let _ = store.abandon_game(self.id);
+            }
+        }
+    }
+
+    /// After every change: forced passes, saving, telling the watchers, the computer's turn.
+    fn changed(
+        &self,
+        app: &AppState,
+        gs: &mut GameState,
+        record: Option<MoveRecord>,
+    ) -> Result<(), AppError> {
+        gs.cancel_search();
+        while gs.session.must_pass() {
+            if gs.session.pass().is_err() {
+                break;
+            }
+        }
+        gs.turn_started = Instant::now();
+        let saved = self.save(app, gs, record);
+        self.broadcast(gs);
+        self.start_search(app, gs);
+        saved.map_err(AppError::from)
+    }
+
+    /// Brings the history in line with the game: takes back what was undone, adds what is
+    /// new, and marks the end.
+    fn save(
+        &self,
+        app: &AppState,
+        gs: &mut GameState,
+        record: Option<MoveRecord>,
+    ) -> Result<(), StoreError> {
+        let mut store = app.store();
+        let moves = gs.session.game().moves();
+        let common = gs
+            .saved
+            .iter()
+            .zip(moves)
+            .take_while(|(a, b)| a == b)
+            .count();
+        while gs.saved.len() > common {
+            store.undo_move(self.id)?;
+            gs.saved.pop();
+        }
+        for &mv in &moves[common..] {
+            let rec = match record {
+                Some(r)
+                    if r.mv == mv && gs.saved.len() + 1 + trailing_passes(moves) == moves.len() =>
+                {
+                    r
+                }
+                _ => MoveRecord::bare(mv),
+            };
+            store.append_move(self.id, &rec)?;
+            gs.saved.push(mv);
+        }
+        if let Some(score) = gs.session.result() {
+            store.finish_game(self.id, score)?;
+        }
+        Ok(())
+    }
+
+    fn broadcast(&self, gs: &mut GameState) {
+        gs.version += 1;
+        // No watcher is not an error.
+        let _ = self.events.send(Event::State(Arc::new(self.view(gs))));
+    }
+
+    /// Starts the computer's search if the computer is to move.
+    fn start_search(&self, app: &AppState, gs: &mut GameState) {
+        if gs.resigned.is_some() {
+            return;
+        }
+        let Some(turn) = gs.session.computer_turn() else {
+            return;
+        };
+        gs.searches += 1;
+        let id = gs.searches;
+        let stop = Arc::new(AtomicBool::new(false));
+        gs.search = Some(Search {
+            id,
+            stop: Arc::clone(&stop),
+        });
+        let app = app.clone();
+        let game_id = self.id;
+        tokio::spawn(async move {
+            let Ok(permit) = app.pool().acquire_owned().await else {
+                return;
+            };
+            if stop.load(Ordering::Relaxed) {
+                return;
+            }
+            let Some(game) = app.live(game_id) else {
+                return;
+            };
+            let events = game.events.clone();
+            let (color, ply) = (turn.color, turn.ply);
+            let started = Instant::now();
+            let search_stop = Arc::clone(&stop);
+            let watcher = Arc::clone(&game);
+            let decided = tokio::task::spawn_blocking(move || {
+                let _permit = permit;
+                turn.run(&search_stop, &mut |t: &Thinking| {
+                    let view = Arc::new(ThinkingView::of(color, ply, t));
+                    watcher.lock().thinking = Some(Arc::clone(&view));
+                    let _ = events.send(Event::Thinking(view));
+                })
+            })
+            .await;
+            if let Ok(Some(decision)) = decided {
+                if !stop.load(Ordering::Relaxed) {
+                    game.computer_played(&app, id, ply, &decision, started);
+                }
+            }
+        });
+    }
+
+    /// The computer's decision arrives: played if it is still wanted.
+    fn computer_played(
+        &self,
+        app: &AppState,
+        search: u64,
+        ply: usize,
+        decision: &Decision,
+        started: Instant,
+    ) {
+        let mut gs = self.lock();
+        if gs.search.as_ref().map(|s| s.id) != Some(search) {
+            return;
+        }
+        gs.search = None;
+        if gs.session.play_computer(ply, decision.mv).is_err() {
+            return;
+        }
+        let record = MoveRecord {
+            mv: decision.mv,
+            time_ms: Some(started.elapsed().as_millis() as u64),
+            eval: decision.thinking.best.as_ref().map(|b| f64::from(b.score)),
+        };
+        if let Err(e) = self.changed(app, &mut gs, Some(record)) {
+            eprintln!("reversi serve: game {}: {}", self.id, e.message);
+        }
+    }
+}
+
+/// Forced passes at the end of the move list (played after the recorded move).
+fn trailing_passes(moves: &[Move]) -> usize {
+    moves.iter().rev().take_while(|&&m| m == Move::Pass).count()
+}

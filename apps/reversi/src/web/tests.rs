@@ -1,0 +1,779 @@
+//! The API against the router, with no network: games against the computer and between two
+//! people, the history, and every kind of bad request.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use axum::Router;
+use http_body_util::BodyExt;
+use reversi_store::Store;
+use serde_json::{json, Value};
+use tower::ServiceExt;
+
+use super::{app, AppState, MAX_BODY};
+
+fn test_app() -> Router {
+    app(AppState::new(Store::open_in_memory().unwrap(), 2))
+}
+
+async fn send(
+    app: &Router,
+    method: &str,
+    uri: &str,
+    token: Option<&str>,
+    body: Option<Body>,
+    content_type: &str,
+) -> (StatusCode, Value, String) {
+    let mut req = Request::builder().method(method).uri(uri);
+    if let Some(t) = token {
+        req = req.header("x-player-token", t);
+    }
+    if body.is_some() {
+        req = req.header("content-type", content_type);
+    }
+    let req = req.body(body.unwrap_or_else(Body::empty)).unwrap();
+    let resp = app.clone().oneshot(req).await.unwrap();
+    let status = resp.status();
+    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    let value = serde_json::from_str(&text).unwrap_or(Value::Null);
+    (status, value, text)
+}
+
+async fn call(
+    app: &Router,
+    method: &str,
+    uri: &str,
+    token: Option<&str>,
+    body: Option<Value>,
+) -> (StatusCode, Value) {
+    let body = body.map(|b| Body::from(b.to_string()));
+    let (s, v, _) = send(app, method, uri, token, body, "application/json").await;
+    (s, v)
+}
+
+/// Creates a game; returns its id and the creator's token.
+async fn create(app: &Router, body: Value) -> (i64, String, Value) {
+    let (s, v) = call(app, "POST", "/api/games", None, Some(body)).await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    (
+        v["game"]["id"].as_i64().unwrap(),
+        v["token"].as_str().unwrap().to_string(),
+        v["game"].clone(),
+    )
+}
+
+/// Polls the game until the computer has moved (a person is to move or the game ended).
+async fn settled(app: &Router, id: i64) -> Value {
+    for _ in 0..500 {
+        let (s, v) = call(app, "GET", &format!("/api/games/{id}"), None, None).await;
+        assert_eq!(s, StatusCode::OK);
+        if v["human_turn"] == json!(true) || v["over"] == json!(true) {
+            return v;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("the computer never moved");
+}
+
+fn error_of(v: &Value) -> &str {
+    v["error"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no error in {v}"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_game_against_the_computer_is_saved_move_by_move() {
+    let app = test_app();
+    let (id, token, g) = create(&app, json!({"size": 6, "white": "ai:1", "seed": 5})).await;
+    assert_eq!(g["legal"].as_array().unwrap().len(), 4);
+    assert_eq!(g["turn"], "black");
+    let mut state = g;
+    while state["over"] != json!(true) {
+        let sq = state["legal"][0].as_str().unwrap().to_string();
+        let (s, v) = call(
+            &app,
+            "POST",
+            &format!("/api/games/{id}/moves"),
+            Some(&token),
+            Some(json!({"square": sq})),
+        )
+        .await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        state = settled(&app, id).await;
+        // Saved after every move: the history holds what the board shows.
+        let (_, h) = call(&app, "GET", &format!("/api/history/{id}"), None, None).await;
+        assert_eq!(h["moves"], state["moves"]);
+    }
+    let result = &state["result"];
+    assert_eq!(
+        result["black"].as_u64().unwrap() + result["white"].as_u64().unwrap(),
+        36
+    );
+    let (_, list) = call(&app, "GET", "/api/history", None, None).await;
+    assert_eq!(list[0]["id"], id);
+    assert_eq!(list[0]["status"], "finished");
+    assert_eq!(list[0]["white"]["kind"], "computer");
+    // The game is over: no more moves, undo or hints.
+    let (s, v) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/undo"),
+        Some(&token),
+        None,
+    )
+    .await;
+    assert_eq!(s, StatusCode::CONFLICT);
+    assert_eq!(error_of(&v), "the game is over");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn undo_and_redo_take_back_and_replay_the_computers_reply_too() {
+    let app = test_app();
+    let (id, token, _) = create(&app, json!({"white": "ai:1", "seed": 1})).await;
+    let (s, _) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        Some(&token),
+        Some(json!({"square": "f5"})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK);
+    let after = settled(&app, id).await;
+    assert_eq!(after["moves"].as_array().unwrap().len(), 2);
+    let (s, v) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/undo"),
+        Some(&token),
+        None,
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["moves"], json!([]));
+    assert_eq!(v["can_redo"], true);
+    let (_, h) = call(&app, "GET", &format!("/api/history/{id}"), None, None).await;
+    assert_eq!(h["moves"], json!([]));
+    let (s, v) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/redo"),
+        Some(&token),
+        None,
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(v["moves"], after["moves"]);
+    let (_, h) = call(&app, "GET", &format!("/api/history/{id}"), None, None).await;
+    assert_eq!(h["moves"], after["moves"]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_forced_pass_is_played_and_announced() {
+    let app = test_app();
+    let (id, token, _) = create(&app, json!({"size": 4, "white": "human"})).await;
+    let mut v = Value::Null;
+    for sq in ["b1", "c1", "d3", "a1"] {
+        let (s, r) = call(
+            &app,
+            "POST",
+            &format!("/api/games/{id}/moves"),
+            Some(&token),
+            Some(json!({ "square": sq })),
+        )
+        .await;
+        assert_eq!(s, StatusCode::OK, "{r}");
+        v = r;
+    }
+    assert_eq!(v["passed"], "black");
+    assert_eq!(v["moves"].as_array().unwrap().last().unwrap(), "PA");
+    assert_eq!(v["turn"], "white");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hints_score_every_legal_move() {
+    let app = test_app();
+    let (id, _, _) = create(&app, json!({"size": 4, "white": "human"})).await;
+    let (s, v) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/hints"),
+        None,
+        Some(json!({"level": 20})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let c = v["candidates"].as_array().unwrap();
+    assert_eq!(c.len(), 4);
+    // 4x4 is solved from the start at this level: exact scores (White wins by 8 with best
+    // play, whatever Black opens with).
+    assert!(c.iter().all(|m| m["exact"] == true && m["kind"] == "exact"));
+    let (s, v) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/hints"),
+        None,
+        Some(json!({"level": 61})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    assert!(error_of(&v).contains("level 61"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_people_play_through_a_shared_link_each_on_their_side() {
+    let app = test_app();
+    let (id, host, g) = create(&app, json!({"white": "human", "remote": "white"})).await;
+    assert_eq!(g["remote"], "white");
+    assert_eq!(g["joined"], false);
+    let mut events = {
+        let req = Request::get(format!("/api/games/{id}/events"))
+            .body(Body::empty())
+            .unwrap();
+        let resp = app.clone().oneshot(req).await.unwrap();
+        assert_eq!(resp.status(), StatusCode::OK);
+        assert_eq!(
+            resp.headers()["content-type"].to_str().unwrap(),
+            "text/event-stream"
+        );
+        resp.into_body().into_data_stream()
+    };
+    let (s, j) = call(&app, "POST", &format!("/api/games/{id}/join"), None, None).await;
+    assert_eq!(s, StatusCode::OK, "{j}");
+    assert_eq!(j["color"], "white");
+    let guest = j["token"].as_str().unwrap().to_string();
+    assert_ne!(guest, host);
+    let (s, v) = call(&app, "POST", &format!("/api/games/{id}/join"), None, None).await;
+    assert_eq!(s, StatusCode::CONFLICT);
+    assert!(error_of(&v).contains("already taken"));
+    // The guest cannot move for Black, nor the host for White.
+    let play = |token: String, sq: &'static str| {
+        let app = app.clone();
+        async move {
+            call(
+                &app,
+                "POST",
+                &format!("/api/games/{id}/moves"),
+                Some(&token),
+                Some(json!({ "square": sq })),
+            )
+            .await
+        }
+    };
+    let (s, v) = play(guest.clone(), "f5").await;
+    assert_eq!(s, StatusCode::CONFLICT);
+    assert_eq!(error_of(&v), "it is Black's turn, not yours");
+    assert_eq!(play(host.clone(), "f5").await.0, StatusCode::OK);
+    assert_eq!(play(host.clone(), "d6").await.0, StatusCode::CONFLICT);
+    assert_eq!(play(guest.clone(), "d6").await.0, StatusCode::OK);
+    // The watchers heard every change: the start, the join and both moves.
+    use futures_util::StreamExt;
+    let mut text = String::new();
+    while text.matches("event: state").count() < 4 {
+        let chunk = tokio::time::timeout(Duration::from_secs(5), events.next())
+            .await
+            .expect("an event")
+            .unwrap()
+            .unwrap();
+        text.push_str(&String::from_utf8_lossy(&chunk));
+    }
+    assert!(text.contains(r#""moves":["f5","d6"]"#), "{text}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_computers_thinking_is_streamed_and_a_resignation_stops_it() {
+    let app = test_app();
+    // The computer plays Black at a level deep enough to report several iterations.
+    let (id, token, _) = create(&app, json!({"black": "ai:12", "white": "human"})).await;
+    let req = Request::get(format!("/api/games/{id}/events"))
+        .body(Body::empty())
+        .unwrap();
+    let mut events = app
+        .clone()
+        .oneshot(req)
+        .await
+        .unwrap()
+        .into_body()
+        .into_data_stream();
+    use futures_util::StreamExt;
+    let mut text = String::new();
+    while !text.contains("event: thinking") {
+        let chunk = tokio::time::timeout(Duration::from_secs(10), events.next())
+            .await
+            .expect("thinking")
+            .unwrap()
+            .unwrap();
+        text.push_str(&String::from_utf8_lossy(&chunk));
+    }
+    assert!(text.contains(r#""depth":"#) && text.contains(r#""nodes":"#));
+    assert!(text.contains(r#""pv":["#));
+    let (s, v) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/resign"),
+        Some(&token),
+        None,
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["resigned"], "white");
+    assert_eq!(v["over"], true);
+    assert_eq!(v["thinking"], false);
+    let (_, h) = call(&app, "GET", &format!("/api/history/{id}"), None, None).await;
+    assert_eq!(h["info"]["status"], "abandoned");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn history_export_import_analysis_and_delete() {
+    let app = test_app();
+    let transcript = "d3e3f6c5b5b6f3f2e2d2c1d1c3b4e1g3";
+    let (s, v, _) = send(
+        &app,
+        "POST",
+        "/api/history/import?name=mine.txt",
+        None,
+        Some(Body::from(transcript)),
+        "text/plain",
+    )
+    .await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    assert_eq!(v, json!({"added": 1, "skipped": 0}));
+    let (_, list) = call(&app, "GET", "/api/history", None, None).await;
+    let id = list[0]["id"].as_i64().unwrap();
+    let (s, g) = call(&app, "GET", &format!("/api/history/{id}"), None, None).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(g["positions"].as_array().unwrap().len(), 17);
+    assert_eq!(g["positions"][1]["mv"], "d3");
+    let (s, _, text) = send(
+        &app,
+        "GET",
+        &format!("/api/history/{id}/export"),
+        None,
+        None,
+        "",
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(text.trim(), transcript);
+    let (s, _, ggf) = send(
+        &app,
+        "GET",
+        &format!("/api/history/{id}/export?format=ggf"),
+        None,
+        None,
+        "",
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK);
+    assert!(ggf.starts_with("(;GM[Othello]"), "{ggf}");
+    // The same game again is a duplicate.
+    let (s, v, _) = send(
+        &app,
+        "POST",
+        "/api/history/import",
+        None,
+        Some(Body::from(ggf)),
+        "text/plain",
+    )
+    .await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    let (s, a) = call(
+        &app,
+        "POST",
+        &format!("/api/history/{id}/analysis"),
+        None,
+        Some(json!({"level": 2})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{a}");
+    assert_eq!(a["moves"].as_array().unwrap().len(), 16);
+    assert_eq!(a["evals"].as_array().unwrap().len(), 17);
+    assert!(a["moves"][0]["best"]["kind"]
+        .as_str()
+        .unwrap()
+        .starts_with("depth"));
+    let (s, _) = call(&app, "DELETE", &format!("/api/history/{id}"), None, None).await;
+    assert_eq!(s, StatusCode::NO_CONTENT);
+    let (s, v) = call(&app, "GET", &format!("/api/history/{id}"), None, None).await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+    assert_eq!(error_of(&v), format!("no game {id} in the history"));
+}
+
+/// Method, path, token, body, the status expected, and text the error must contain.
+type Case<'a> = (
+    &'a str,
+    String,
+    Option<&'a str>,
+    Option<&'a str>,
+    StatusCode,
+    &'a str,
+);
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_requests_get_a_4xx_naming_the_problem() {
+    let app = test_app();
+    let (id, token, _) = create(&app, json!({"white": "human"})).await;
+    let moves = format!("/api/games/{id}/moves");
+    let cases: Vec<Case> = vec![
+        // Malformed JSON, wrong shapes and unknown fields.
+        (
+            "POST",
+            "/api/games".into(),
+            None,
+            Some("{"),
+            StatusCode::BAD_REQUEST,
+            "bad JSON body",
+        ),
+        (
+            "POST",
+            "/api/games".into(),
+            None,
+            Some(r#"{"size": "big"}"#),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "bad JSON body",
+        ),
+        (
+            "POST",
+            "/api/games".into(),
+            None,
+            Some(r#"{"colour": "red"}"#),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "unknown field",
+        ),
+        (
+            "POST",
+            "/api/games".into(),
+            None,
+            Some(r#"{"size": 7}"#),
+            StatusCode::BAD_REQUEST,
+            "7",
+        ),
+        (
+            "POST",
+            "/api/games".into(),
+            None,
+            Some(r#"{"rules": "chess"}"#),
+            StatusCode::BAD_REQUEST,
+            "unknown start rule \"chess\"",
+        ),
+        (
+            "POST",
+            "/api/games".into(),
+            None,
+            Some(r#"{"white": "ai:99"}"#),
+            StatusCode::BAD_REQUEST,
+            "ai:99",
+        ),
+        (
+            "POST",
+            "/api/games".into(),
+            None,
+            Some(r#"{"remote": "white", "white": "ai:3"}"#),
+            StatusCode::BAD_REQUEST,
+            "must be played by a human",
+        ),
+        (
+            "POST",
+            "/api/games".into(),
+            None,
+            Some(r#"{"remote": "green", "white": "human"}"#),
+            StatusCode::BAD_REQUEST,
+            "unknown side",
+        ),
+        // Unknown games and routes, and bad ids.
+        (
+            "GET",
+            "/api/games/999".into(),
+            None,
+            None,
+            StatusCode::NOT_FOUND,
+            "no game 999 is being played",
+        ),
+        (
+            "GET",
+            "/api/games/abc".into(),
+            None,
+            None,
+            StatusCode::BAD_REQUEST,
+            "bad path",
+        ),
+        (
+            "POST",
+            "/api/games/999/moves".into(),
+            Some(&token),
+            Some(r#"{"square": "f5"}"#),
+            StatusCode::NOT_FOUND,
+            "no game 999",
+        ),
+        (
+            "GET",
+            "/api/history/999".into(),
+            None,
+            None,
+            StatusCode::NOT_FOUND,
+            "no game 999 in the history",
+        ),
+        (
+            "DELETE",
+            "/api/history/999".into(),
+            None,
+            None,
+            StatusCode::NOT_FOUND,
+            "no game 999",
+        ),
+        (
+            "GET",
+            "/api/nothing".into(),
+            None,
+            None,
+            StatusCode::NOT_FOUND,
+            "no such page",
+        ),
+        // Moves: malformed, off the board, illegal, without or with a wrong token.
+        (
+            "POST",
+            moves.clone(),
+            Some(&token),
+            Some(r#"{"square": 5}"#),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "bad JSON body",
+        ),
+        (
+            "POST",
+            moves.clone(),
+            Some(&token),
+            Some(r#"{"square": "zz"}"#),
+            StatusCode::BAD_REQUEST,
+            "\"zz\" is not a square name",
+        ),
+        (
+            "POST",
+            moves.clone(),
+            Some(&token),
+            Some(r#"{"square": "j9"}"#),
+            StatusCode::BAD_REQUEST,
+            "j9 is off the 8x8 board",
+        ),
+        (
+            "POST",
+            moves.clone(),
+            Some(&token),
+            Some(r#"{"square": "a1"}"#),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "illegal move: a1 flips no disc",
+        ),
+        (
+            "POST",
+            moves.clone(),
+            Some(&token),
+            Some(r#"{"square": "d4"}"#),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "d4 is already occupied",
+        ),
+        (
+            "POST",
+            moves.clone(),
+            None,
+            Some(r#"{"square": "f5"}"#),
+            StatusCode::FORBIDDEN,
+            "no player token",
+        ),
+        (
+            "POST",
+            moves.clone(),
+            Some("forged"),
+            Some(r#"{"square": "f5"}"#),
+            StatusCode::FORBIDDEN,
+            "unknown player token",
+        ),
+        (
+            "POST",
+            format!("/api/games/{id}/undo"),
+            Some(&token),
+            None,
+            StatusCode::CONFLICT,
+            "nothing to undo",
+        ),
+        (
+            "POST",
+            format!("/api/games/{id}/redo"),
+            Some(&token),
+            None,
+            StatusCode::CONFLICT,
+            "nothing to redo",
+        ),
+        (
+            "POST",
+            format!("/api/games/{id}/join"),
+            None,
+            None,
+            StatusCode::CONFLICT,
+            "no seat to join",
+        ),
+        // History queries and uploads.
+        (
+            "GET",
+            "/api/history?status=lost".into(),
+            None,
+            None,
+            StatusCode::BAD_REQUEST,
+            "lost",
+        ),
+        (
+            "GET",
+            "/api/history?limit=-1".into(),
+            None,
+            None,
+            StatusCode::BAD_REQUEST,
+            "bad query",
+        ),
+        (
+            "GET",
+            format!("/api/history/{id}/export?format=pdf"),
+            None,
+            None,
+            StatusCode::BAD_REQUEST,
+            "unknown export format \"pdf\"",
+        ),
+        (
+            "POST",
+            "/api/history/import".into(),
+            None,
+            Some("f5d6z9"),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "z9",
+        ),
+        (
+            "POST",
+            "/api/history/import".into(),
+            None,
+            Some("f5f5"),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "f5",
+        ),
+        (
+            "POST",
+            "/api/history/import".into(),
+            None,
+            Some("(;GM[Othello]SZ[8]"),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "not GGF",
+        ),
+        (
+            "POST",
+            "/api/history/import".into(),
+            None,
+            Some(""),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "no games",
+        ),
+        (
+            "POST",
+            format!("/api/history/{id}/analysis"),
+            None,
+            Some(r#"{"level": 0}"#),
+            StatusCode::BAD_REQUEST,
+            "level 0 is out of range",
+        ),
+    ];
+    for (method, uri, tok, body, status, needle) in cases {
+        let (s, v, text) = send(
+            &app,
+            method,
+            &uri,
+            tok,
+            body.map(|b| Body::from(b.to_string())),
+            "application/json",
+        )
+        .await;
+        assert_eq!(s, status, "{method} {uri} {body:?}: {text}");
+        let msg = v["error"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{method} {uri}: not a JSON error: {text}"));
+        assert!(
+            msg.contains(needle),
+            "{method} {uri} {body:?}: {msg:?} lacks {needle:?}"
+        );
+    }
+    // JSON sent as something else.
+    let (s, v, _) = send(
+        &app,
+        "POST",
+        "/api/games",
+        None,
+        Some(Body::from("{}")),
+        "text/plain",
+    )
+    .await;
+    assert_eq!(s, StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    assert!(error_of(&v).contains("Content-Type"));
+    // Oversized bodies, JSON or a file.
+    let big = format!(r#"{{"square": "{}"}}"#, "a".repeat(MAX_BODY));
+    let (s, v, _) = send(
+        &app,
+        "POST",
+        &moves,
+        Some(&token),
+        Some(Body::from(big.clone())),
+        "application/json",
+    )
+    .await;
+    assert_eq!(s, StatusCode::PAYLOAD_TOO_LARGE);
+    assert!(error_of(&v).contains("bad JSON body"));
+    let (s, v, _) = send(
+        &app,
+        "POST",
+        "/api/history/import",
+        None,
+        Some(Body::from(big)),
+        "text/plain",
+    )
+    .await;
+    assert_eq!(s, StatusCode::PAYLOAD_TOO_LARGE);
+    assert_eq!(error_of(&v), "request body too large");
+    // Moves out of turn: the computer's, and after the end.
+    let (cid, ctoken, _) =
+        create(&app, json!({"black": "ai:1", "white": "human", "size": 4})).await;
+    let state = settled(&app, cid).await;
+    assert_eq!(state["turn"], "white");
+    let (g2, t2, _) = create(&app, json!({"black": "ai:12", "white": "human"})).await;
+    let (s, v) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{g2}/moves"),
+        Some(&t2),
+        Some(json!({"square": "f5"})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::CONFLICT, "{v}");
+    assert_eq!(
+        error_of(&v),
+        "it is Black's turn, and the computer plays Black"
+    );
+    call(
+        &app,
+        "POST",
+        &format!("/api/games/{cid}/resign"),
+        Some(&ctoken),
+        None,
+    )
+    .await;
+    let (s, v) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{cid}/moves"),
+        Some(&ctoken),
+        Some(json!({"square": "a1"})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::CONFLICT);
+    assert_eq!(error_of(&v), "the game is over");
+    // The page itself is served.
+    let (s, _, html) = send(&app, "GET", "/", None, None, "").await;
+    assert_eq!(s, StatusCode::OK);
+    assert!(html.contains("<title>Reversi</title>"));
+}

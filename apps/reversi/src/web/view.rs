@@ -1,0 +1,347 @@
+//! What the API sends: games, boards, the computer's thinking, hints and analyses as JSON.
+
+use reversi_core::{Color, Game, Move, Position, Score, Square};
+use reversi_engine::ai::{Candidate, ScoreKind, Thinking};
+use reversi_store::{GameInfo, Status};
+use serde::Serialize;
+
+use super::live::GameState;
+use crate::analysis::Analysis;
+use crate::session::result_line;
+
+pub fn color_name(c: Color) -> &'static str {
+    match c {
+        Color::Black => "black",
+        Color::White => "white",
+    }
+}
+
+/// The board as rows of `X` (black), `O` (white) and `.` (empty), top row first.
+pub fn board_rows(pos: &Position) -> Vec<String> {
+    let n = usize::from(pos.size().get());
+    pos.cells()
+        .chunks(n)
+        .map(|row| {
+            row.iter()
+                .map(|c| match c {
+                    Some(Color::Black) => 'X',
+                    Some(Color::White) => 'O',
+                    None => '.',
+                })
+                .collect()
+        })
+        .collect()
+}
+
+fn names(squares: &[Square]) -> Vec<String> {
+    squares.iter().map(ToString::to_string).collect()
+}
+
+#[derive(Debug, Serialize)]
+pub struct Counts {
+    pub black: usize,
+    pub white: usize,
+}
+
+impl Counts {
+    pub fn of(pos: &Position) -> Counts {
+        Counts {
+            black: pos.disc_count(Color::Black),
+            white: pos.disc_count(Color::White),
+        }
+    }
+}
+
+#[derive(Debug, Serialize)]
+pub struct ResultView {
+    pub black: u16,
+    pub white: u16,
+    pub winner: Option<&'static str>,
+    pub text: String,
+}
+
+impl ResultView {
+    pub fn of(score: Score) -> ResultView {
+        ResultView {
+            black: score.black,
+            white: score.white,
+            winner: match score.outcome() {
+                reversi_core::Outcome::Win(c) => Some(color_name(c)),
+                reversi_core::Outcome::Draw => None,
+            },
+            text: result_line(score),
+        }
+    }
+}
+
+#[derive(Debug, Serialize)]
+pub struct LastMoveView {
+    pub color: &'static str,
+    /// The square played, `null` for a pass.
+    pub square: Option<String>,
+    pub flipped: Vec<String>,
+}
+
+/// A live game as its players see it.
+#[derive(Debug, Serialize)]
+pub struct GameView {
+    pub id: i64,
+    /// Grows with every change: a state with a lower version is stale.
+    pub version: u64,
+    pub size: u8,
+    pub rules: &'static str,
+    pub black: String,
+    pub white: String,
+    pub board: Vec<String>,
+    /// The side to move, `null` once the game has ended.
+    pub turn: Option<&'static str>,
+    /// Whether a person (rather than the computer) is to choose a square now.
+    pub human_turn: bool,
+    pub legal: Vec<String>,
+    pub moves: Vec<String>,
+    pub last: Option<LastMoveView>,
+    /// The side that passed in one of the last two moves (the pass notice).
+    pub passed: Option<&'static str>,
+    pub counts: Counts,
+    pub over: bool,
+    pub result: Option<ResultView>,
+    pub resigned: Option<&'static str>,
+    pub can_undo: bool,
+    pub can_redo: bool,
+    pub thinking: bool,
+    /// The side a second person joins by the game's link, and whether someone has.
+    pub remote: Option<&'static str>,
+    pub joined: bool,
+}
+
+impl GameView {
+    pub fn of(id: reversi_store::GameId, gs: &GameState) -> GameView {
+        let s = &gs.session;
+        let pos = s.position();
+        let ended = gs.ended();
+        let moves = s.game().moves();
+        let positions = s.game().positions();
+        let passed = moves
+            .iter()
+            .enumerate()
+            .rev()
+            .take(2)
+            .find(|(_, &m)| m == Move::Pass)
+            .map(|(i, _)| color_name(positions[i].turn()));
+        GameView {
+            id: id.0,
+            version: gs.version,
+            size: pos.size().get(),
+            rules: s.settings().rules.name(),
+            black: s.settings().black.to_string(),
+            white: s.settings().white.to_string(),
+            board: board_rows(pos),
+            turn: (!ended).then(|| color_name(pos.turn())),
+            human_turn: !ended && s.is_human_turn(),
+            legal: if ended {
+                Vec::new()
+            } else {
+                names(&pos.legal_moves())
+            },
+            moves: moves.iter().map(ToString::to_string).collect(),
+            last: s.last_move().map(|l| LastMoveView {
+                color: color_name(l.color),
+                square: match l.mv {
+                    Move::Play(sq) => Some(sq.to_string()),
+                    Move::Pass => None,
+                },
+                flipped: names(&l.flipped),
+            }),
+            passed,
+            counts: Counts::of(pos),
+            over: ended,
+            result: s.result().map(ResultView::of),
+            resigned: gs.resigned.map(color_name),
+            can_undo: !ended && s.can_undo(),
+            can_redo: !ended && s.can_redo(),
+            thinking: gs.searching(),
+            remote: gs.seats.remote.map(color_name),
+            joined: gs.seats.joined(),
+        }
+    }
+}
+
+/// A score with what it means.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct CandidateView {
+    pub square: String,
+    pub score: i32,
+    /// `+6`, `<=-2`, `W`/`D`/`L`.
+    pub label: String,
+    /// `exact`, `win/loss` or `depth N` (`points, depth N` beyond 8x8).
+    pub kind: String,
+    pub exact: bool,
+    pub depth: Option<u32>,
+}
+
+impl CandidateView {
+    pub fn of(c: &Candidate) -> CandidateView {
+        CandidateView {
+            square: c.mv.to_string(),
+            score: c.score,
+            label: c.short_score(),
+            kind: c.kind.to_string(),
+            exact: c.kind == ScoreKind::Exact && !c.upper_bound,
+            depth: match c.kind {
+                ScoreKind::Depth(d) | ScoreKind::Points(d) => Some(d),
+                _ => None,
+            },
+        }
+    }
+}
+
+/// The computer's search as it deepens.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct ThinkingView {
+    pub color: &'static str,
+    pub ply: usize,
+    pub depth: u32,
+    pub best: Option<CandidateView>,
+    pub pv: Vec<String>,
+    pub nodes: u64,
+    pub elapsed_ms: u64,
+}
+
+impl ThinkingView {
+    pub fn of(color: Color, ply: usize, t: &Thinking) -> ThinkingView {
+        ThinkingView {
+            color: color_name(color),
+            ply,
+            depth: t.depth,
+            best: t.best.as_ref().map(CandidateView::of),
+            pv: t.pv.iter().map(ToString::to_string).collect(),
+            nodes: t.nodes,
+            elapsed_ms: t.elapsed.as_millis() as u64,
+        }
+    }
+}
+
+#[derive(Debug, Serialize)]
+pub struct PlayerView {
+    pub name: String,
+    pub kind: &'static str,
+    pub level: Option<String>,
+}
+
+impl PlayerView {
+    pub fn of(p: &reversi_store::Player) -> PlayerView {
+        PlayerView {
+            name: p.name.clone(),
+            kind: p.kind.name(),
+            level: p.level.clone(),
+        }
+    }
+}
+
+/// A stored game in the history list.
+#[derive(Debug, Serialize)]
+pub struct InfoView {
+    pub id: i64,
+    pub size: u8,
+    pub rules: &'static str,
+    pub black: PlayerView,
+    pub white: PlayerView,
+    pub started_at: Option<String>,
+    pub ended_at: Option<String>,
+    pub status: &'static str,
+    pub result: Option<ResultView>,
+    pub moves: usize,
+}
+
+impl InfoView {
+    pub fn of(info: &GameInfo) -> InfoView {
+        InfoView {
+            id: info.id.0,
+            size: info.size.get(),
+            rules: info.rules.name(),
+            black: PlayerView::of(&info.black),
+            white: PlayerView::of(&info.white),
+            started_at: info.started_at.clone(),
+            ended_at: info.ended_at.clone(),
+            status: match info.status {
+                Status::InProgress => "in_progress",
+                Status::Finished => "finished",
+                Status::Abandoned => "abandoned",
+            },
+            result: info.score.map(ResultView::of),
+            moves: info.move_count,
+        }
+    }
+}
+
+/// One position of a replay.
+#[derive(Debug, Serialize)]
+pub struct ReplayStep {
+    pub board: Vec<String>,
+    pub turn: &'static str,
+    /// The move that led here (`null` at the start); `PA` for a pass.
+    pub mv: Option<String>,
+    pub counts: Counts,
+}
+
+/// Every position of a game, for the replay slider.
+pub fn replay(game: &Game) -> Vec<ReplayStep> {
+    game.positions()
+        .iter()
+        .enumerate()
+        .map(|(i, pos)| ReplayStep {
+            board: board_rows(pos),
+            turn: color_name(pos.turn()),
+            mv: i.checked_sub(1).map(|k| game.moves()[k].to_string()),
+            counts: Counts::of(pos),
+        })
+        .collect()
+}
+
+#[derive(Debug, Serialize)]
+pub struct MoveAnalysisView {
+    pub ply: usize,
+    pub color: &'static str,
+    pub played: String,
+    pub best: Option<CandidateView>,
+    pub played_score: Option<i32>,
+    pub loss: i32,
+    pub verdict: &'static str,
+}
+
+#[derive(Debug, Serialize)]
+pub struct AnalysisView {
+    pub level: u8,
+    pub moves: Vec<MoveAnalysisView>,
+    /// Each position's value in discs for Black, start first.
+    pub evals: Vec<i32>,
+    pub kinds: Vec<Option<String>>,
+    pub black_loss: i32,
+    pub white_loss: i32,
+}
+
+impl AnalysisView {
+    pub fn of(a: &Analysis) -> AnalysisView {
+        let (black_loss, white_loss) = a.total_loss();
+        AnalysisView {
+            level: a.level.get(),
+            moves: a
+                .moves
+                .iter()
+                .map(|m| MoveAnalysisView {
+                    ply: m.ply,
+                    color: color_name(m.color),
+                    played: m.played.to_string(),
+                    best: m.best.as_ref().map(CandidateView::of),
+                    played_score: m.played_score,
+                    loss: m.loss,
+                    verdict: m.verdict.name(),
+                })
+                .collect(),
+            evals: a.evals.clone(),
+            kinds: a.kinds.iter().map(|k| k.map(|k| k.to_string())).collect(),
+            black_loss,
+            white_loss,
+        }
+    }
+}
