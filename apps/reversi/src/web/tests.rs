@@ -754,6 +754,16 @@ async fn bad_requests_get_a_4xx_naming_the_problem() {
         error_of(&v),
         "it is Black's turn, and the computer plays Black"
     );
+    // Resigning stops the computer's search.
+    let (s, _) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{g2}/resign"),
+        Some(&t2),
+        None,
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK);
     call(
         &app,
         "POST",
