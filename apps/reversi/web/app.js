@@ -343,7 +343,17 @@ function drawBoard(board, rows, o) {
     if (o.flipped.has(sq)) b.classList.add("flip");
     if (sq === o.placed) b.classList.add("placed");
     if (hint) b.classList.add("hinted");
-    b.querySelector(".hint-label").textContent = hint ? hint.label : "";
+    const hl = b.querySelector(".hint-label");
+    hl.replaceChildren();
+    if (hint) {
+      const score = document.createElement("span");
+      score.className = "hint-score";
+      score.textContent = hint.label;
+      const kind = document.createElement("span");
+      kind.className = "hint-kind";
+      kind.textContent = hint.exact ? "exact" : hint.depth ? "d" + hint.depth : hint.kind;
+      hl.append(score, kind);
+    }
     if (hint) b.title = `${hint.label} (${hint.kind})`; else b.removeAttribute("title");
     let name = `${sq}, ${who}`;
     if (legal) name += ", legal move";

@@ -146,9 +146,11 @@ const tests = {
     await page.click("#hint");
     await page.waitForFunction((n) => document.querySelectorAll("#board .sq.hinted").length === n, legal);
     for (const sq of await page.locator("#board .sq.hinted").all()) {
-      assert.match(await sq.locator(".hint-label").textContent(), /^(<=)?[+-]\d+$/);
+      assert.match(await sq.locator(".hint-score").textContent(), /^(<=)?[+-]\d+$/);
+      assert.match(await sq.locator(".hint-kind").textContent(), /^(exact|d\d+)$/);
       assert.match(await sq.getAttribute("aria-label"), /, legal move, hint (<=)?[+-]\d+ (exact|depth \d+)$/);
     }
+    await page.waitForTimeout(600);
     await page.screenshot({ path: `${SHOTS}/board-hints.png`, fullPage: true });
     // Exact on a small board: 4x4 is solved at this level.
     const small = await newPage();
