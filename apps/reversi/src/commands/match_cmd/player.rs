@@ -180,12 +180,6 @@ impl Contender {
         }
     }
 
-    /// The name given on the command line.
-    #[must_use]
-    pub fn label(&self) -> &str {
-        &self.label
-    }
-
     /// The level, for an internal level.
     #[must_use]
     pub fn level(&self) -> Option<String> {
