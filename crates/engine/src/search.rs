@@ -47,6 +47,11 @@ pub struct Searcher<'a> {
     pub(crate) stopped: bool,
     /// Helper threads for splitting nodes, if the search may use more than one thread.
     pub(crate) pool: Option<&'a Pool>,
+    /// The abort flags of the splits this thread is working in: a cutoff found by a helper
+    /// ends this thread's now useless search of its own move too.
+    pub(crate) split_aborts: Vec<std::sync::Arc<AtomicBool>>,
+    /// Whether `stopped` came from the caller (flag, time, nodes) rather than a split's cutoff.
+    pub(crate) stopped_for_good: bool,
 }
 
 /// The final score of a finished game for the player: disc difference with the empty squares
@@ -84,6 +89,8 @@ impl<'a> Searcher<'a> {
             shared_nodes,
             stopped: false,
             pool: None,
+            split_aborts: Vec::new(),
+            stopped_for_good: false,
         }
     }
 
@@ -104,6 +111,10 @@ impl<'a> Searcher<'a> {
                 if total >= limit {
                     self.stopped = true;
                 }
+            }
+            self.stopped_for_good = self.stopped;
+            if !self.stopped && self.split_aborts.iter().any(|a| a.load(Ordering::Relaxed)) {
+                self.stopped = true;
             }
         }
         self.stopped

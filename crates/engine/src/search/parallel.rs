@@ -4,7 +4,7 @@
 //! either ends the split.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use super::{Searcher, Stopper};
 use crate::Board;
@@ -157,7 +157,7 @@ impl<'a> Searcher<'a> {
             alpha,
             results: Vec::new(),
         });
-        let abort = AtomicBool::new(false);
+        let abort = Arc::new(AtomicBool::new(false));
         let (tt, eval, mask, shared_nodes) = (self.tt, self.eval, self.mask, self.shared_nodes);
         let (flag, deadline, node_limit) = (
             self.stopper.flag,
@@ -179,7 +179,13 @@ impl<'a> Searcher<'a> {
                 pool.release();
                 helper.nodes
             });
+            self.split_aborts.push(abort.clone());
             work(self, b, list, child, beta, &next, &shared, &abort);
+            self.split_aborts.pop();
+            // A cutoff in this split stopped only this split's work.
+            if self.stopped && !self.stopped_for_good {
+                self.stopped = self.split_aborts.iter().any(|a| a.load(Ordering::Relaxed));
+            }
             handle.join().unwrap_or(0)
         });
         self.nodes += helper_nodes;
