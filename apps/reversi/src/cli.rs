@@ -16,6 +16,13 @@ use crate::player::Player;
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
+    /// Game database of the full-screen game opened without a command (and of `play` when it
+    /// names none) [default: $REVERSI_DB, else $XDG_DATA_HOME/reversi/games.sqlite3]
+    #[arg(long, value_name = "PATH")]
+    pub db: Option<PathBuf>,
+    /// Games started from the menu are not saved to the history.
+    #[arg(long)]
+    pub no_save: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -137,4 +144,11 @@ pub struct PlayArgs {
     /// Seed of the computer players' random choices [default: from the clock].
     #[arg(long)]
     pub seed: Option<u64>,
+    /// Game database the game is saved to, move by move [default: $REVERSI_DB, else
+    /// $XDG_DATA_HOME/reversi/games.sqlite3, else ~/.local/share/reversi/games.sqlite3]
+    #[arg(long, value_name = "PATH")]
+    pub db: Option<PathBuf>,
+    /// Play without saving the game to the history.
+    #[arg(long, conflicts_with = "db")]
+    pub no_save: bool,
 }

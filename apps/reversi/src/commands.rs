@@ -6,7 +6,7 @@ mod levels;
 pub(crate) mod match_cmd;
 pub(crate) mod nboard;
 mod perft;
-mod play;
+pub(crate) mod play;
 pub(crate) mod serve;
 mod solve;
 
@@ -17,7 +17,7 @@ use crate::cli::{BenchCommand, Cli, Command};
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Some(Command::Perft { depth, size, rules }) => perft::run(depth, size, rules),
-        Some(Command::Play(args)) => play::run(args),
+        Some(Command::Play(args)) => play::run(args, cli.db),
         Some(Command::Solve(args)) => solve::run(&args),
         Some(Command::Levels) => levels::run(),
         Some(Command::History(args)) => history::run(args),
@@ -34,7 +34,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 openings,
             }) => bench::algorithms::run(depth, positions, size, openings),
         },
-        None if play::is_interactive() => play::menu(),
+        None if play::is_interactive() => play::menu(cli.db, cli.no_save),
         None => {
             use clap::CommandFactory;
             crate::cli::Cli::command().print_help()?;

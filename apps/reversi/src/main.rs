@@ -3,9 +3,12 @@
 mod analysis;
 mod cli;
 mod commands;
+mod game_log;
 mod plain;
 mod player;
+mod replay;
 mod session;
+mod store_log;
 mod tui;
 mod web;
 

@@ -9,7 +9,7 @@ use reversi_core::{Color, Move, Position, Square};
 use reversi_engine::ai;
 use reversi_engine::levels::Level;
 
-use crate::session::{result_line, side_label, LastMove, Session, Settings};
+use crate::session::{result_line, side_label, LastMove, Session};
 
 const HELP: &str = "Type a square (like f5) to play it, or one of:
   undo   take back your last move (and the computer's reply)
@@ -28,20 +28,21 @@ pub enum Ending {
     EndOfInput,
 }
 
-/// Plays a game reading commands from `input` and writing to `out`, until the game ends, `quit`
-/// or the end of the input.
+/// Plays `session` (a new game, or one resumed from the history) reading commands from
+/// `input` and writing to `out`, until the game ends, `quit` or the end of the input.
+///
+/// With `echo`, each line read is written after the prompt, so that a transcript of a piped
+/// game reads like a typed one.
 ///
 /// # Errors
 /// Reading or writing failed.
-/// With `echo`, each line read is written after the prompt, so that a transcript of a piped
-/// game reads like a typed one.
-pub fn run(
-    settings: Settings,
+pub fn run_session(
+    session: &mut Session,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
     echo: bool,
 ) -> io::Result<Ending> {
-    let mut session = Session::new(settings);
+    let settings = *session.settings();
     let stop = AtomicBool::new(false);
     writeln!(
         out,
@@ -51,8 +52,22 @@ pub fn run(
         side_label(&settings, Color::Black),
         side_label(&settings, Color::White)
     )?;
-    write!(out, "{}", board_text(session.position(), None))?;
+    if let Some(id) = session.log_id() {
+        writeln!(
+            out,
+            "Resuming game {id} after {}.",
+            plural(session.game().moves().len(), "move")
+        )?;
+    }
+    write!(
+        out,
+        "{}",
+        board_text(session.position(), session.last_move())
+    )?;
     loop {
+        if let Some(warning) = session.take_save_warning() {
+            writeln!(out, "Warning: {warning}")?;
+        }
         if let Some(score) = session.result() {
             writeln!(out, "Game over: {}", result_line(score))?;
             return Ok(Ending::Finished);
@@ -71,7 +86,7 @@ pub fn run(
             let Some(decision) = computer.run(&stop, &mut |_| {}) else {
                 continue;
             };
-            match session.play_computer(ply, decision.mv) {
+            match session.play_decision(ply, &decision) {
                 Ok(()) => {
                     writeln!(out, "{label} plays {}", decision.mv)?;
                     write!(
@@ -239,12 +254,14 @@ pub fn board_text(pos: &Position, last: Option<LastMove>) -> String {
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+    use crate::session::Settings;
     use reversi_core::{BoardSize, Rules};
 
     fn play(settings: Settings, script: &str) -> (Ending, String) {
         let mut input = script.as_bytes();
         let mut out = Vec::new();
-        let ending = run(settings, &mut input, &mut out, true).unwrap();
+        let mut session = Session::new(settings);
+        let ending = run_session(&mut session, &mut input, &mut out, true).unwrap();
         (ending, String::from_utf8(out).unwrap())
     }
 

@@ -1,13 +1,16 @@
 //! A game being played, independent of any screen: the settings, the players, the game with
 //! its undo/redo stacks, whose turn it is and the result. The terminal UI and plain mode both
-//! drive a [`Session`]; every move played reaches the game through [`Session::commit`].
+//! drive a [`Session`]; every move played reaches the game through [`Session::commit`], and
+//! from there the session's [`GameLog`], when it has one.
 
 use std::fmt;
 use std::sync::atomic::AtomicBool;
+use std::time::Instant;
 
 use reversi_core::{BoardSize, Color, Game, IllegalMove, Move, Position, Rules, Score, Square};
-use reversi_engine::ai::{Computer, Decision, Thinking};
+use reversi_engine::ai::{Computer, Decision, ScoreKind, Thinking};
 
+use crate::game_log::{LogError, LogHandle, LogId, LoggedMove};
 use crate::player::Player;
 
 /// What a new game is played with.
@@ -110,22 +113,115 @@ impl ComputerTurn {
 }
 
 /// A game in progress with its players and undo/redo stacks.
+///
+/// A session with a log keeps its game there: the record is made at the first move, each
+/// move is added as it is played, undo takes moves back from it, and the game's end is
+/// recorded. A clone writes to the same record.
 #[derive(Debug, Clone)]
 pub struct Session {
     settings: Settings,
     game: Game,
+    /// Each move of `game` with its time and evaluation.
+    records: Vec<LoggedMove>,
     /// Moves taken back, the next one to redo last.
-    redo: Vec<Move>,
+    redo: Vec<LoggedMove>,
+    /// When the side to move could start choosing.
+    since: Instant,
+    saving: Option<Saving>,
 }
 
 impl Session {
     #[must_use]
     pub fn new(settings: Settings) -> Session {
+        Session::with_log(settings, None)
+    }
+
+    /// A new game kept in `log` (nothing is kept with `None`).
+    #[must_use]
+    pub fn with_log(settings: Settings, log: Option<LogHandle>) -> Session {
         Session {
             game: Game::new(Position::start(settings.size, settings.rules)),
             settings,
+            records: Vec::new(),
             redo: Vec::new(),
+            since: Instant::now(),
+            saving: log.map(Saving::new),
         }
+    }
+
+    /// Continues `game`, already kept as record `id` of `log` with its moves' `records`; new
+    /// moves are added to that record. `settings` must be the game's size and rules.
+    #[must_use]
+    pub fn resume(
+        settings: Settings,
+        game: Game,
+        records: Vec<LoggedMove>,
+        log: Option<LogHandle>,
+        id: LogId,
+    ) -> Session {
+        let records = game
+            .moves()
+            .iter()
+            .enumerate()
+            .map(|(i, &mv)| match records.get(i) {
+                Some(r) if r.mv == mv => *r,
+                _ => LoggedMove {
+                    mv,
+                    time_ms: None,
+                    eval: None,
+                },
+            })
+            .collect();
+        let saving = log.map(|log| Saving {
+            id: Some(id),
+            kept: game.moves().to_vec(),
+            ..Saving::new(log)
+        });
+        let mut session = Session {
+            game,
+            settings,
+            records,
+            redo: Vec::new(),
+            since: Instant::now(),
+            saving,
+        };
+        // A game that ended without its end being kept gets it now.
+        session.save();
+        session
+    }
+
+    /// The record the game is kept as, once its first move is kept.
+    #[must_use]
+    pub fn log_id(&self) -> Option<LogId> {
+        self.saving.as_ref().and_then(|s| s.id)
+    }
+
+    /// Whether the game is being kept in a log.
+    #[must_use]
+    pub fn is_saving(&self) -> bool {
+        self.saving.is_some()
+    }
+
+    /// Why the last attempt to keep the game failed, while it stays failed.
+    #[must_use]
+    pub fn save_error(&self) -> Option<&LogError> {
+        self.saving.as_ref().and_then(|s| s.error.as_ref())
+    }
+
+    /// A failure to keep the game not reported yet (each new failure once).
+    pub fn take_save_warning(&mut self) -> Option<LogError> {
+        let saving = self.saving.as_mut()?;
+        if !saving.fresh {
+            return None;
+        }
+        saving.fresh = false;
+        saving.error.clone()
+    }
+
+    /// Each move of the game so far with its time and evaluation.
+    #[must_use]
+    pub fn records(&self) -> &[LoggedMove] {
+        &self.records
     }
 
     #[must_use]
@@ -210,9 +306,17 @@ impl Session {
         if !self.player(turn).is_human() {
             return Err(PlayError::NotYourTurn(turn));
         }
-        self.commit(Move::Play(sq))?;
+        self.commit(self.record(Move::Play(sq), None))?;
         self.redo.clear();
         Ok(())
+    }
+
+    /// Plays the computer's `decision` for the turn made at `ply`, keeping its evaluation.
+    ///
+    /// # Errors
+    /// As [`Session::play_computer`].
+    pub fn play_decision(&mut self, ply: usize, decision: &Decision) -> Result<(), PlayError> {
+        self.play_computed(ply, decision.mv, evaluation(decision))
     }
 
     /// Plays the computer's decision for the turn made at `ply`.
@@ -220,11 +324,15 @@ impl Session {
     /// # Errors
     /// When the game has moved on since (`ply` is stale) or the move is illegal.
     pub fn play_computer(&mut self, ply: usize, mv: Move) -> Result<(), PlayError> {
+        self.play_computed(ply, mv, None)
+    }
+
+    fn play_computed(&mut self, ply: usize, mv: Move, eval: Option<f64>) -> Result<(), PlayError> {
         let turn = self.position().turn();
         if ply != self.game.moves().len() || self.player(turn).is_human() {
             return Err(PlayError::NotYourTurn(turn));
         }
-        self.commit(mv)?;
+        self.commit(self.record(mv, eval))?;
         self.redo.clear();
         Ok(())
     }
@@ -234,9 +342,9 @@ impl Session {
     /// # Errors
     /// When the side to move has a legal square, or the game is over.
     pub fn pass(&mut self) -> Result<(), IllegalMove> {
-        self.commit(Move::Pass)?;
+        self.commit(self.record(Move::Pass, None))?;
         // A forced pass changes nothing that a redo would replay differently.
-        if self.redo.last() == Some(&Move::Pass) {
+        if self.redo.last().is_some_and(|r| r.mv == Move::Pass) {
             self.redo.pop();
         } else {
             self.redo.clear();
@@ -244,9 +352,29 @@ impl Session {
         Ok(())
     }
 
+    /// `mv` with the time since the side to move could start choosing.
+    fn record(&self, mv: Move, eval: Option<f64>) -> LoggedMove {
+        LoggedMove {
+            mv,
+            time_ms: Some(u64::try_from(self.since.elapsed().as_millis()).unwrap_or(u64::MAX)),
+            eval,
+        }
+    }
+
     /// Every move reaches the game here: the one place to watch the game grow.
-    fn commit(&mut self, mv: Move) -> Result<(), IllegalMove> {
-        self.game.play(mv)
+    fn commit(&mut self, record: LoggedMove) -> Result<(), IllegalMove> {
+        self.game.play(record.mv)?;
+        self.records.push(record);
+        self.since = Instant::now();
+        self.save();
+        Ok(())
+    }
+
+    /// Brings the log up to date with the game; a failure is kept for the screen to show.
+    fn save(&mut self) {
+        if let Some(saving) = &mut self.saving {
+            saving.sync(&self.settings, &self.game, &self.records);
+        }
     }
 
     fn is_human_decision(&self, pos: &Position) -> bool {
@@ -289,9 +417,19 @@ impl Session {
         let mut taken = 0;
         while self.game.moves().len() > keep {
             let Some(mv) = self.game.undo() else { break };
-            self.redo.push(mv);
+            let record = match self.records.pop() {
+                Some(r) if r.mv == mv => r,
+                _ => LoggedMove {
+                    mv,
+                    time_ms: None,
+                    eval: None,
+                },
+            };
+            self.redo.push(record);
             taken += 1;
         }
+        self.since = Instant::now();
+        self.save();
         taken
     }
 
@@ -299,8 +437,8 @@ impl Session {
     /// number of moves replayed.
     pub fn redo(&mut self) -> usize {
         let mut replayed = 0;
-        while let Some(mv) = self.redo.pop() {
-            if self.commit(mv).is_err() {
+        while let Some(record) = self.redo.pop() {
+            if self.commit(record).is_err() {
                 // The stack no longer fits the game: drop it.
                 self.redo.clear();
                 break;
@@ -316,27 +454,155 @@ impl Session {
     /// The last move with the discs it flipped.
     #[must_use]
     pub fn last_move(&self) -> Option<LastMove> {
-        let &mv = self.game.moves().last()?;
-        let positions = self.game.positions();
-        let before = &positions[positions.len() - 2];
-        let after = self.position();
-        let flipped = before
-            .squares()
-            .filter(|&s| {
-                Move::Play(s) != mv && before.get(s).is_some() && before.get(s) != after.get(s)
-            })
-            .collect();
-        Some(LastMove {
-            color: before.turn(),
-            mv,
-            flipped,
-        })
+        move_at(&self.game, self.game.moves().len())
     }
 
-    /// A return game: the same board and rules with the players' colours swapped.
+    /// A return game: the same board and rules with the players' colours swapped, kept in the
+    /// same log as a new record.
     #[must_use]
     pub fn rematch(&self) -> Session {
-        Session::new(self.settings.swapped())
+        Session::with_log(
+            self.settings.swapped(),
+            self.saving.as_ref().map(|s| s.log.clone()),
+        )
+    }
+}
+
+/// The move that reached the position after `ply` moves of `game`, with the discs it
+/// flipped; `None` at the start or past the end.
+#[must_use]
+pub fn move_at(game: &Game, ply: usize) -> Option<LastMove> {
+    let &mv = game.moves().get(ply.checked_sub(1)?)?;
+    let positions = game.positions();
+    let before = &positions[ply - 1];
+    let after = &positions[ply];
+    let flipped = before
+        .squares()
+        .filter(|&s| {
+            Move::Play(s) != mv && before.get(s).is_some() && before.get(s) != after.get(s)
+        })
+        .collect();
+    Some(LastMove {
+        color: before.turn(),
+        mv,
+        flipped,
+    })
+}
+
+/// The computer's evaluation of the move it chose, in discs for itself: its score when the
+/// search gave one in discs (a depth estimate or an exact result), else `None`.
+#[must_use]
+pub fn evaluation(decision: &Decision) -> Option<f64> {
+    let t = &decision.thinking;
+    let candidate = t
+        .best
+        .iter()
+        .chain(&t.candidates)
+        .find(|c| c.mv == decision.mv)?;
+    match candidate.kind {
+        ScoreKind::Exact | ScoreKind::Depth(_) if !candidate.upper_bound => {
+            Some(f64::from(candidate.score))
+        }
+        _ => None,
+    }
+}
+
+/// A session's link to its log: the record, the moves the log holds, and the last failure.
+#[derive(Debug, Clone)]
+struct Saving {
+    log: LogHandle,
+    id: Option<LogId>,
+    /// The moves the record holds, as far as the log accepted them.
+    kept: Vec<Move>,
+    /// The record's game is over; it no longer changes.
+    finished: bool,
+    error: Option<LogError>,
+    /// `error` is new and not yet reported.
+    fresh: bool,
+}
+
+impl Saving {
+    fn new(log: LogHandle) -> Saving {
+        Saving {
+            log,
+            id: None,
+            kept: Vec::new(),
+            finished: false,
+            error: None,
+            fresh: false,
+        }
+    }
+
+    fn sync(&mut self, settings: &Settings, game: &Game, records: &[LoggedMove]) {
+        let result = self.try_sync(settings, game, records);
+        match result {
+            Ok(()) => {
+                self.error = None;
+                self.fresh = false;
+            }
+            Err(e) => {
+                self.fresh = self.error.as_ref() != Some(&e);
+                self.error = Some(e);
+            }
+        }
+    }
+
+    /// Takes back what the record holds beyond the game's moves and adds the game's moves it
+    /// lacks, so a failure earlier is made good by the next success.
+    fn try_sync(
+        &mut self,
+        settings: &Settings,
+        game: &Game,
+        records: &[LoggedMove],
+    ) -> Result<(), LogError> {
+        let moves = game.moves();
+        let common = |kept: &[Move]| kept.iter().zip(moves).take_while(|(a, b)| a == b).count();
+        if self.finished {
+            if common(&self.kept) == moves.len() {
+                // Moves taken back from a finished game: the record keeps the game as played.
+                return Ok(());
+            }
+            // A different move after the end was taken back: the game goes on in a new record.
+            *self = Saving::new(self.log.clone());
+        }
+        let up_to_date = self.kept == moves && (self.finished || !game.is_over());
+        if up_to_date || (self.id.is_none() && moves.is_empty()) {
+            return Ok(());
+        }
+        let log = self.log.clone();
+        let mut log = log.lock();
+        let id = match self.id {
+            Some(id) => id,
+            None => {
+                let id = log.create(settings, game.start())?;
+                self.id = Some(id);
+                self.kept.clear();
+                id
+            }
+        };
+        let keep = common(&self.kept);
+        while self.kept.len() > keep {
+            log.undo(id)?;
+            self.kept.pop();
+        }
+        for (i, &mv) in moves.iter().enumerate().skip(keep) {
+            let record = records
+                .get(i)
+                .filter(|r| r.mv == mv)
+                .copied()
+                .unwrap_or(LoggedMove {
+                    mv,
+                    time_ms: None,
+                    eval: None,
+                });
+            log.append(id, &record)?;
+            self.kept.push(mv);
+        }
+        if let Some(score) = game.score() {
+            log.finish(id, score)?;
+            self.finished = true;
+        }
+        Ok(())
     }
 }
 

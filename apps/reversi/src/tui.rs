@@ -4,11 +4,14 @@ mod app;
 mod board;
 mod game;
 mod help;
+mod history;
 mod menu;
+mod replay;
 mod setup;
 mod theme;
 mod worker;
 
+use std::path::PathBuf;
 use std::time::Duration;
 
 use crossterm::event::{self, Event, KeyEventKind};
@@ -16,15 +19,30 @@ use crossterm::event::{self, Event, KeyEventKind};
 pub use app::App;
 pub use theme::Theme;
 
-use crate::session::Settings;
+use crate::game_log::LogHandle;
+use crate::replay::Replay;
+use crate::session::{Session, Settings};
 
 /// Where the UI opens.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub enum Start {
     /// The main menu; New game proposes these settings.
     Menu(Settings),
     /// Straight into a game.
     Game(Settings),
+    /// Straight into this game (new or resumed); leaving it goes to the menu.
+    Session(Box<Session>),
+    /// Replaying a stored game; leaving it quits.
+    Replay(Box<Replay>),
+}
+
+/// The game history the UI reads and saves to.
+#[derive(Debug, Clone, Default)]
+pub struct History {
+    /// The database the history screen lists (`None`: no history).
+    pub db: Option<PathBuf>,
+    /// Where games started here are saved (`None`: not saved).
+    pub log: Option<LogHandle>,
 }
 
 /// How often the screen is redrawn while waiting for keys (the computer's reports show up).
@@ -34,9 +52,9 @@ const TICK: Duration = Duration::from_millis(50);
 ///
 /// # Errors
 /// The terminal could not be set up, read or drawn.
-pub fn run(start: Start) -> std::io::Result<()> {
+pub fn run(start: Start, history: History) -> std::io::Result<()> {
     let mut terminal = ratatui::try_init()?;
-    let mut app = App::new(start, Theme::from_env());
+    let mut app = App::with_history(start, Theme::from_env(), history);
     let result = (|| {
         while !app.quit {
             terminal.draw(|frame| frame.render_widget(&app, frame.area()))?;

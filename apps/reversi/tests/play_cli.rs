@@ -11,8 +11,11 @@ use reversi_core::{BoardSize, Color, Move, Position, Rules, Score, Square};
 use reversi_engine::ai::{Ai, Computer};
 
 fn reversi(args: &[&str], stdin: &str) -> (bool, String, String) {
+    // Games are saved: into a database of this call's own, not the user's.
+    let dir = tempfile::tempdir().unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_reversi"))
         .args(args)
+        .env("REVERSI_DB", dir.path().join("games.sqlite3"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

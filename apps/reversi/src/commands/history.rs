@@ -89,6 +89,22 @@ pub enum HistoryCommand {
         #[arg(long, default_value = "4")]
         level: String,
     },
+    /// Continue a game in progress with the same players, adding to the same record.
+    Resume {
+        /// The game's id, as `history list` shows it.
+        id: GameId,
+        /// Plain text instead of the full-screen board (automatic without a terminal).
+        #[arg(long)]
+        plain: bool,
+    },
+    /// Step through a game: arrows/hjkl, Home, End, a move number and Enter, q to leave. With
+    /// --plain (automatic without a terminal), print the board after each move.
+    Replay {
+        /// The game's id, as `history list` shows it.
+        id: GameId,
+        #[arg(long)]
+        plain: bool,
+    },
     /// Test aid: plays random games, storing each move, until killed or out of time.
     #[command(hide = true)]
     StressAppend {
@@ -160,8 +176,43 @@ pub fn run(args: HistoryArgs) -> anyhow::Result<ExitCode> {
             rules,
         } => import::run(&mut Store::open(&path)?, &files, format, size, rules),
         HistoryCommand::Analyze { id, level } => analyze::run(&require(&path)?, id, &level),
+        HistoryCommand::Resume { id, plain } => resume(&path, id, plain),
+        HistoryCommand::Replay { id, plain } => replay(&require(&path)?, id, plain),
         HistoryCommand::StressAppend { seconds } => stress::run(&mut Store::open(&path)?, seconds),
     }
+}
+
+fn resume(path: &Path, id: GameId, plain: bool) -> anyhow::Result<ExitCode> {
+    let log = crate::store_log::StoreLog::handle(path);
+    let session = crate::store_log::resume(
+        &require(path)?,
+        id,
+        crate::commands::play::clock_seed(),
+        Some(log.clone()),
+    )?;
+    let history = crate::tui::History {
+        db: Some(path.to_path_buf()),
+        log: Some(log),
+    };
+    crate::commands::play::play_session(session, plain, history)
+}
+
+fn replay(store: &Store, id: GameId, plain: bool) -> anyhow::Result<ExitCode> {
+    let replay = crate::replay::Replay::new(store.load_game(id)?);
+    if plain || !crate::commands::play::is_interactive() {
+        let mut out = std::io::stdout().lock();
+        crate::replay::print(&replay, &mut out)?;
+        out.flush()?;
+    } else {
+        crate::tui::run(
+            crate::tui::Start::Replay(Box::new(replay)),
+            crate::tui::History {
+                db: Some(store.path().to_path_buf()),
+                log: None,
+            },
+        )?;
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn player_text(p: &reversi_store::Player) -> String {

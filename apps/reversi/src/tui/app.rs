@@ -8,12 +8,14 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
-use super::game::{GameAction, GameScreen};
+use super::game::{GameAction, GameScreen, Note};
+use super::history::{HistoryAction, HistoryScreen};
 use super::menu::{Menu, MenuItem};
+use super::replay::{ReplayAction, ReplayScreen};
 use super::setup::{Setup, SetupAction};
 use super::theme::Theme;
 use super::worker::Workers;
-use super::{help, Start};
+use super::{help, History, Start};
 use crate::session::{Session, Settings};
 
 /// The screen shown.
@@ -22,6 +24,9 @@ pub enum Screen {
     Setup(Setup),
     Help,
     Game(Box<GameScreen>),
+    History(Box<HistoryScreen>),
+    /// A replay, and the history list to go back to (`None`: leaving quits).
+    Replay(Box<ReplayScreen>, Option<Box<HistoryScreen>>),
 }
 
 /// The whole terminal UI.
@@ -34,11 +39,19 @@ pub struct App {
     workers: Workers,
     /// The settings of the last game, offered again by New game.
     last: Settings,
+    history: History,
 }
 
 impl App {
+    /// The UI with no game history: games are not saved and the history screen is empty.
     #[must_use]
     pub fn new(start: Start, theme: Theme) -> App {
+        App::with_history(start, theme, History::default())
+    }
+
+    /// The UI saving its games to, and listing them from, `history`.
+    #[must_use]
+    pub fn with_history(start: Start, theme: Theme, history: History) -> App {
         let mut app = App {
             screen: Screen::Menu(Menu::default()),
             keys_open: false,
@@ -46,19 +59,45 @@ impl App {
             quit: false,
             workers: Workers::default(),
             last: Settings::default(),
+            history,
         };
         match start {
             Start::Menu(settings) => app.last = settings,
             Start::Game(settings) => app.start_game(settings),
+            Start::Session(session) => app.play(*session),
+            Start::Replay(replay) => {
+                app.screen = Screen::Replay(Box::new(ReplayScreen::new(*replay)), None);
+            }
         }
         app
     }
 
     fn start_game(&mut self, settings: Settings) {
-        self.last = settings;
-        let mut game = GameScreen::new(Session::new(settings));
+        self.play(Session::with_log(settings, self.history.log.clone()));
+    }
+
+    fn play(&mut self, session: Session) {
+        self.last = *session.settings();
+        let mut game = GameScreen::new(session);
         game.advance(&mut self.workers);
         self.screen = Screen::Game(Box::new(game));
+    }
+
+    /// Continues game `id` of the history screen's database, or says why not.
+    fn resume(&mut self, mut list: Box<HistoryScreen>, id: reversi_store::GameId) {
+        let seed = self.last.seed.wrapping_add(1);
+        let resumed = match list.store() {
+            Some(store) => crate::store_log::resume(store, id, seed, self.history.log.clone())
+                .map_err(|e| e.to_string()),
+            None => Err("no game database".to_string()),
+        };
+        match resumed {
+            Ok(session) => self.play(session),
+            Err(text) => {
+                list.note = Some(Note { text, error: true });
+                self.screen = Screen::History(list);
+            }
+        }
     }
 
     /// The game screen, when a game is up.
@@ -89,6 +128,10 @@ impl App {
                     settings.seed = settings.seed.wrapping_add(1);
                     self.screen = Screen::Setup(Setup::new(settings));
                 }
+                Some(MenuItem::History) => {
+                    let list = HistoryScreen::open(self.history.db.as_deref());
+                    self.screen = Screen::History(Box::new(list));
+                }
                 Some(MenuItem::Help) => self.screen = Screen::Help,
                 Some(MenuItem::Quit) => self.quit = true,
                 None => {}
@@ -99,6 +142,35 @@ impl App {
                 SetupAction::Stay => {}
             },
             Screen::Help => self.screen = Screen::Menu(Menu::default()),
+            Screen::History(list) => match list.on_key(key) {
+                HistoryAction::Stay => {}
+                HistoryAction::Back => self.screen = Screen::Menu(Menu::default()),
+                HistoryAction::Replay(replay) => {
+                    let screen = Box::new(ReplayScreen::new(*replay));
+                    let Screen::History(list) = std::mem::replace(&mut self.screen, Screen::Help)
+                    else {
+                        return;
+                    };
+                    self.screen = Screen::Replay(screen, Some(list));
+                }
+                HistoryAction::Resume(id) => {
+                    if let Screen::History(list) = std::mem::replace(&mut self.screen, Screen::Help)
+                    {
+                        self.resume(list, id);
+                    }
+                }
+            },
+            Screen::Replay(replay, back) => {
+                if replay.on_key(key) == ReplayAction::Leave {
+                    match back.take() {
+                        Some(mut list) => {
+                            list.reload();
+                            self.screen = Screen::History(list);
+                        }
+                        None => self.quit = true,
+                    }
+                }
+            }
             Screen::Game(game) => {
                 if key.code == KeyCode::Char('?') {
                     self.keys_open = true;
@@ -145,6 +217,8 @@ impl Widget for &App {
             Screen::Setup(setup) => setup.render(self.theme, area, buf),
             Screen::Help => help::render(self.theme, area, buf),
             Screen::Game(game) => super::game::render(game, self.theme, area, buf),
+            Screen::History(list) => list.render(self.theme, area, buf),
+            Screen::Replay(replay, _) => replay.render(self.theme, area, buf),
         }
     }
 }

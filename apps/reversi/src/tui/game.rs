@@ -149,7 +149,7 @@ impl GameScreen {
                 };
                 let Some(decision) = decision else { return };
                 let label = side_label(self.session.settings(), self.session.position().turn());
-                match self.session.play_computer(ply, decision.mv) {
+                match self.session.play_decision(ply, &decision) {
                     Ok(()) => {
                         if let Some(w) = &mut self.watch {
                             w.thinking = decision.thinking;

@@ -1,4 +1,4 @@
-//! The main menu screen: new game, help, quit.
+//! The main menu screen: new game, history, help, quit.
 
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::buffer::Buffer;
@@ -12,17 +12,24 @@ use super::theme::Theme;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MenuItem {
     NewGame,
+    History,
     Help,
     Quit,
 }
 
 impl MenuItem {
-    pub const ALL: [MenuItem; 3] = [MenuItem::NewGame, MenuItem::Help, MenuItem::Quit];
+    pub const ALL: [MenuItem; 4] = [
+        MenuItem::NewGame,
+        MenuItem::History,
+        MenuItem::Help,
+        MenuItem::Quit,
+    ];
 
     #[must_use]
     pub fn label(self) -> &'static str {
         match self {
             MenuItem::NewGame => "New game",
+            MenuItem::History => "History",
             MenuItem::Help => "Help",
             MenuItem::Quit => "Quit",
         }
@@ -31,7 +38,8 @@ impl MenuItem {
     fn shortcut(self) -> char {
         match self {
             MenuItem::NewGame => 'n',
-            MenuItem::Help => 'h',
+            MenuItem::History => 'h',
+            MenuItem::Help => '?',
             MenuItem::Quit => 'q',
         }
     }

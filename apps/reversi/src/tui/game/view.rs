@@ -136,6 +136,11 @@ fn panel(game: &GameScreen, theme: Theme) -> Vec<Line<'static>> {
     if !game.typed.is_empty() {
         lines.push(Line::raw(format!("Square: {}_", game.typed)));
     }
+    if let Some(e) = session.save_error() {
+        lines.push(Line::styled(format!("! {e}"), theme.error()));
+    } else if let Some(id) = session.log_id() {
+        lines.push(Line::styled(format!("Saved as game {id}"), theme.dim()));
+    }
     if let Some(note) = &game.note {
         let style = if note.error {
             theme.error()

@@ -1,0 +1,232 @@
+//! Stepping through a stored game: the position after any number of its moves, the move that
+//! reached it with the discs it flipped, its time and evaluation, and the whole game printed
+//! move by move for `reversi history replay --plain`. The terminal UI's replay screen draws
+//! the same [`Replay`].
+
+use std::io::{self, Write};
+
+use reversi_core::{Color, Game, Position};
+use reversi_store::{GameInfo, MoveRecord, PlayerKind, Status, StoredGame};
+
+use crate::plain::board_text;
+use crate::session::{move_at, result_line, LastMove};
+
+/// A stored game and how far into it the replay is.
+#[derive(Debug, Clone)]
+pub struct Replay {
+    pub info: GameInfo,
+    pub game: Game,
+    pub moves: Vec<MoveRecord>,
+    /// Moves shown: 0 is the start, `len()` the last position.
+    ply: usize,
+}
+
+impl Replay {
+    /// The replay of `stored`, at its start.
+    #[must_use]
+    pub fn new(stored: StoredGame) -> Replay {
+        Replay {
+            info: stored.info,
+            game: stored.game,
+            moves: stored.moves,
+            ply: 0,
+        }
+    }
+
+    /// Moves in the game, passes included.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.game.moves().len()
+    }
+
+    /// Moves played in the position shown.
+    #[must_use]
+    pub fn ply(&self) -> usize {
+        self.ply
+    }
+
+    #[must_use]
+    pub fn position(&self) -> &Position {
+        &self.game.positions()[self.ply]
+    }
+
+    /// The move that reached the position shown, with its flips.
+    #[must_use]
+    pub fn last_move(&self) -> Option<LastMove> {
+        move_at(&self.game, self.ply)
+    }
+
+    /// The time and evaluation of the move that reached the position shown.
+    #[must_use]
+    pub fn last_record(&self) -> Option<&MoveRecord> {
+        self.moves.get(self.ply.checked_sub(1)?)
+    }
+
+    /// Shows the position after `ply` moves (the last one when past the end).
+    pub fn jump(&mut self, ply: usize) {
+        self.ply = ply.min(self.len());
+    }
+
+    pub fn forward(&mut self) {
+        self.jump(self.ply + 1);
+    }
+
+    pub fn back(&mut self) {
+        self.jump(self.ply.saturating_sub(1));
+    }
+}
+
+/// A stored player, e.g. `Ann` or `reversi (level hard)`.
+#[must_use]
+pub fn player_name(p: &reversi_store::Player) -> String {
+    match (p.kind, &p.level) {
+        (PlayerKind::Computer, Some(level)) => format!("{} (level {level})", p.name),
+        _ => p.name.clone(),
+    }
+}
+
+/// Where the game stands: its result, or that it is unfinished.
+#[must_use]
+pub fn outcome_text(info: &GameInfo, game: &Game) -> String {
+    match (info.status, game.score().or(info.score)) {
+        (Status::Finished, Some(score)) => result_line(score),
+        (Status::Finished, None) => "finished".into(),
+        (Status::Abandoned, _) => "abandoned".into(),
+        (Status::InProgress, _) => match game.current().turn() {
+            c if !game.is_over() => format!("in progress, {c} to move"),
+            _ => "in progress".into(),
+        },
+    }
+}
+
+/// `(2.4 s, eval +6)`, or nothing when neither is known.
+#[must_use]
+pub fn record_note(record: &MoveRecord) -> String {
+    let mut parts = Vec::new();
+    if let Some(t) = record.time_ms {
+        parts.push(format!("{:.1} s", t as f64 / 1000.0));
+    }
+    if let Some(e) = record.eval {
+        parts.push(format!("eval {e:+}"));
+    }
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", parts.join(", "))
+    }
+}
+
+/// Writes the game move by move: a heading, the start, then each move and the board after
+/// it, and where the game ended.
+///
+/// # Errors
+/// Writing failed.
+pub fn print(replay: &Replay, out: &mut dyn Write) -> io::Result<()> {
+    let info = &replay.info;
+    writeln!(
+        out,
+        "Game {}: {} (Black) vs {} (White), {} {}{}",
+        info.id,
+        player_name(&info.black),
+        player_name(&info.white),
+        info.size,
+        info.rules,
+        match &info.started_at {
+            Some(d) => format!(", started {d}"),
+            None => String::new(),
+        }
+    )?;
+    writeln!(out, "Start:")?;
+    write!(out, "{}", board_text(&replay.game.positions()[0], None))?;
+    for ply in 1..=replay.len() {
+        let Some(last) = move_at(&replay.game, ply) else {
+            break;
+        };
+        let note = replay.moves.get(ply - 1).map_or(String::new(), record_note);
+        writeln!(out)?;
+        writeln!(out, "{ply}. {} {}{note}", last.color, last.mv)?;
+        write!(
+            out,
+            "{}",
+            board_text(&replay.game.positions()[ply], Some(last))
+        )?;
+    }
+    writeln!(out)?;
+    let pos = replay.game.current();
+    writeln!(
+        out,
+        "After {} moves: Black {}, White {}; {}",
+        replay.len(),
+        pos.disc_count(Color::Black),
+        pos.disc_count(Color::White),
+        outcome_text(info, &replay.game)
+    )?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use reversi_core::{BoardSize, Move, Rules};
+    use reversi_store::{NewGame, Player, Store};
+
+    fn stored(moves: &[&str]) -> StoredGame {
+        let mut store = Store::open_in_memory().unwrap();
+        let new = NewGame::standard(
+            BoardSize::EIGHT,
+            Rules::Othello,
+            Player::human("Ann"),
+            Player::computer("reversi", "hard"),
+        );
+        let id = store.create_game(&new).unwrap();
+        for (i, m) in moves.iter().enumerate() {
+            let sq = new.start_position().parse_square(m).unwrap();
+            let rec = MoveRecord {
+                mv: Move::Play(sq),
+                time_ms: Some(1500),
+                eval: (i % 2 == 1).then_some(-2.0),
+            };
+            store.append_move(id, &rec).unwrap();
+        }
+        store.load_game(id).unwrap()
+    }
+
+    #[test]
+    fn steps_stay_within_the_game() {
+        let mut r = Replay::new(stored(&["f5", "d6", "c3"]));
+        assert_eq!((r.ply(), r.len()), (0, 3));
+        assert!(r.last_move().is_none());
+        r.back();
+        assert_eq!(r.ply(), 0);
+        r.forward();
+        let last = r.last_move().unwrap();
+        assert_eq!(last.mv.to_string(), "f5");
+        assert_eq!(last.flipped.len(), 1);
+        assert_eq!(r.position().disc_count(Color::Black), 4);
+        r.jump(99);
+        assert_eq!(r.ply(), 3);
+        assert_eq!(r.last_record().unwrap().time_ms, Some(1500));
+    }
+
+    #[test]
+    fn the_plain_replay_prints_every_position() {
+        let r = Replay::new(stored(&["f5", "d6"]));
+        let mut out = Vec::new();
+        print(&r, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(
+            text.starts_with("Game 1: Ann (Black) vs reversi (level hard) (White), 8x8 othello"),
+            "{text}"
+        );
+        assert!(text.contains("\n1. Black f5 (1.5 s)\n"), "{text}");
+        assert!(text.contains("\n2. White d6 (1.5 s, eval -2)\n"), "{text}");
+        assert!(text.contains("last: White d6 flipping d5"), "{text}");
+        assert!(
+            text.ends_with("After 2 moves: Black 3, White 3; in progress, Black to move\n"),
+            "{text}"
+        );
+        // The start and one board per move.
+        assert_eq!(text.matches("    a b c d e f g h").count(), 3);
+    }
+}

@@ -1,0 +1,231 @@
+//! Games saved as they are played, through the real program: moves surviving a SIGKILL of
+//! `reversi play`, a game quit half-way, listed, resumed to its end and replayed, and
+//! `--no-save`.
+
+#![allow(clippy::unwrap_used)]
+
+use std::io::{Read, Write};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::sync::atomic::AtomicBool;
+
+use reversi_core::{BoardSize, Color, Game, Move, Position, Rules, Square};
+use reversi_engine::ai::{Ai, Computer};
+use reversi_store::{GameId, PlayerKind, Status, Store};
+
+fn reversi(db: &Path, args: &[&str], stdin: &str) -> (bool, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .args(args)
+        .env("REVERSI_DB", db)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A whole 6x6 game of Black playing its first legal square against greedy White: Black's
+/// squares, and the game.
+fn game_against_greedy() -> (Vec<Square>, Game) {
+    let stop = AtomicBool::new(false);
+    let mut game = Game::new(Position::start(BoardSize::SIX, Rules::Othello));
+    let mut black = Vec::new();
+    while !game.is_over() {
+        let pos = game.current().clone();
+        let mv = if pos.must_pass() {
+            Move::Pass
+        } else if pos.turn() == Color::Black {
+            let sq = pos.legal_moves()[0];
+            black.push(sq);
+            Move::Play(sq)
+        } else {
+            Computer::new(Ai::Greedy, 1)
+                .choose(&pos, &stop, &mut |_| {})
+                .unwrap()
+                .mv
+        };
+        game.play(mv).unwrap();
+    }
+    (black, game)
+}
+
+fn lines(squares: &[Square]) -> String {
+    squares.iter().map(|s| format!("{s}\n")).collect()
+}
+
+#[test]
+fn a_game_quit_half_way_is_listed_resumed_finished_and_replayed() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("games.sqlite3");
+    let (black, full) = game_against_greedy();
+    let play = [
+        "play",
+        "--plain",
+        "--size",
+        "6",
+        "--black",
+        "human",
+        "--white",
+        "ai:greedy",
+    ];
+
+    let (ok, out, err) = reversi(&db, &play, &format!("{}quit\n", lines(&black[..3])));
+    assert!(ok, "{err}");
+    assert!(out.ends_with("Game left unfinished.\n"), "{out}");
+    assert!(
+        err.contains("Saved as game 1; `reversi history resume 1` continues it."),
+        "{err}"
+    );
+    let (ok, list, _) = reversi(&db, &["history", "list"], "");
+    assert!(ok);
+    assert!(list.contains("6x6 othello  in progress"), "{list}");
+    assert!(list.contains(" vs reversi"), "{list}");
+
+    let (ok, out, err) = reversi(
+        &db,
+        &["history", "resume", "1", "--plain"],
+        &lines(&black[3..]),
+    );
+    assert!(ok, "{err}");
+    assert!(out.contains("against White (ai:greedy)"), "{out}");
+    assert!(out.contains("Resuming game 1 after 6 moves."), "{out}");
+    let score = full.score().unwrap();
+    assert!(out.contains("Game over: "), "{out}");
+    assert!(
+        err.contains("Saved as game 1; `reversi history replay 1` replays it."),
+        "{err}"
+    );
+
+    let store = Store::open(&db).unwrap();
+    let stored = store.load_game(GameId(1)).unwrap();
+    assert_eq!(stored.info.status, Status::Finished);
+    assert_eq!(stored.info.score, Some(score));
+    assert_eq!(stored.game, full, "every move in order, passes included");
+    assert_eq!(stored.info.black.kind, PlayerKind::Human);
+    assert_eq!(stored.info.white.level.as_deref(), Some("greedy"));
+    assert!(stored.moves.iter().all(|m| m.time_ms.is_some()));
+    assert!(stored.info.ended_at.is_some());
+    drop(store);
+    let (_, list, _) = reversi(&db, &["history", "list"], "");
+    assert!(list.contains(&format!("6x6 othello  {score}")), "{list}");
+
+    // A finished game does not resume.
+    let (ok, _, err) = reversi(&db, &["history", "resume", "1", "--plain"], "");
+    assert!(!ok);
+    assert!(err.contains("game 1 is finished"), "{err}");
+
+    // The replay prints the start and the board after every move.
+    let (ok, out, err) = reversi(&db, &["history", "replay", "1", "--plain"], "");
+    assert!(ok, "{err}");
+    let n = full.moves().len();
+    assert_eq!(out.matches("    a b c d e f\n").count(), n + 1, "{out}");
+    assert!(out.contains(&format!("\n1. Black {}", black[0])), "{out}");
+    assert!(
+        out.trim_end().ends_with(&format!(
+            "After {n} moves: Black {}, White {}; {}",
+            score.black,
+            score.white,
+            match score.outcome() {
+                reversi_core::Outcome::Win(c) => format!("{c} wins {score}"),
+                reversi_core::Outcome::Draw => format!("Draw {score}"),
+            }
+        )),
+        "{out}"
+    );
+
+    // GGF out, into a fresh database.
+    let ggf = dir.path().join("game.ggf");
+    let (ok, _, err) = reversi(
+        &db,
+        &[
+            "history",
+            "export",
+            "1",
+            "--format",
+            "ggf",
+            "-o",
+            ggf.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(ok, "{err}");
+    let fresh = dir.path().join("fresh.sqlite3");
+    let (ok, out, err) = reversi(&fresh, &["history", "import", ggf.to_str().unwrap()], "");
+    assert!(ok, "{err}");
+    assert!(out.contains("1 added"), "{out}");
+    let copy = Store::open(&fresh).unwrap().load_game(GameId(1)).unwrap();
+    assert_eq!(copy.game, full);
+}
+
+#[test]
+fn no_save_plays_without_a_database() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("games.sqlite3");
+    let (ok, out, err) = reversi(&db, &["play", "--plain", "--no-save"], "f5\nquit\n");
+    assert!(ok, "{err}");
+    assert!(out.contains("Game left unfinished."), "{out}");
+    assert!(!err.contains("Saved as"), "{err}");
+    assert!(!db.exists());
+}
+
+/// Reads the child's output until `prompt` has appeared `n` times.
+fn wait_for(out: &mut impl Read, seen: &mut String, prompt: &str, n: usize) {
+    let mut buf = [0u8; 4096];
+    while seen.matches(prompt).count() < n {
+        let got = out.read(&mut buf).unwrap();
+        assert!(got > 0, "the program ended early:\n{seen}");
+        seen.push_str(&String::from_utf8_lossy(&buf[..got]));
+    }
+}
+
+#[test]
+fn moves_of_reversi_play_survive_a_sigkill_mid_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("games.sqlite3");
+    // Both sides people, each playing the first legal square: 8 moves, no pass.
+    let mut game = Game::new(Position::start(BoardSize::EIGHT, Rules::Othello));
+    let mut squares = Vec::new();
+    for _ in 0..8 {
+        let sq = game.current().legal_moves()[0];
+        squares.push(sq);
+        game.play(Move::Play(sq)).unwrap();
+    }
+    let mut child = Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .args(["play", "--plain", "--black", "human", "--white", "human"])
+        .args(["--db", db.to_str().unwrap()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut seen = String::new();
+    wait_for(&mut stdout, &mut seen, " to move> ", 1);
+    for (i, sq) in squares.iter().enumerate() {
+        writeln!(stdin, "{sq}").unwrap();
+        stdin.flush().unwrap();
+        // The next prompt comes once the move is played, and so saved.
+        wait_for(&mut stdout, &mut seen, " to move> ", i + 2);
+    }
+    // Child::kill sends SIGKILL on Unix: nothing of the program runs after it.
+    child.kill().unwrap();
+    child.wait().unwrap();
+
+    let store = Store::open(&db).unwrap();
+    let stored = store.load_game(GameId(1)).unwrap();
+    assert_eq!(stored.info.status, Status::InProgress);
+    assert_eq!(stored.game, game, "all 8 moves, in order");
+}
