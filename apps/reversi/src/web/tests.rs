@@ -173,6 +173,39 @@ async fn undo_and_redo_take_back_and_replay_the_computers_reply_too() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn undo_cancels_the_computers_search() {
+    let app = test_app();
+    // A level deep enough to be still searching when the undo arrives.
+    let (id, token, _) = create(&app, json!({"white": "ai:20"})).await;
+    let (s, v) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        Some(&token),
+        Some(json!({"square": "f5"})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(v["thinking"], true);
+    let (s, v) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/undo"),
+        Some(&token),
+        None,
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["thinking"], false);
+    assert_eq!(v["moves"], json!([]));
+    // The stopped search's move is never played.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let (_, v) = call(&app, "GET", &format!("/api/games/{id}"), None, None).await;
+    assert_eq!(v["moves"], json!([]));
+    assert_eq!(v["human_turn"], true);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_forced_pass_is_played_and_announced() {
     let app = test_app();
     let (id, token, _) = create(&app, json!({"size": 4, "white": "human"})).await;

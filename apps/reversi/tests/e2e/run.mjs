@@ -140,6 +140,8 @@ const tests = {
     const page = await newPage();
     await startGame(page, { whiteLevel: "1" });
     await page.click('[data-square="f5"]');
+    // Until the reply arrives the board still says it is our turn.
+    await waitMoves(page, 2);
     await untilMyTurnOrOver(page);
     const legal = await page.locator("#board .sq.legal").count();
     await page.selectOption("#hint-level", "4");
