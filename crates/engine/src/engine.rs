@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::eval::{Evaluator, HandEval};
+use crate::eval::Evaluator;
 use crate::levels::Level;
 use crate::search::{Child, Pool, Searcher, Stopper, INF, NO_MOVE};
 use crate::tt::TranspositionTable;
@@ -137,7 +137,8 @@ impl Engine {
         }
     }
 
-    /// Uses `eval` instead of the hand-made evaluation.
+    /// Uses `eval` instead of the default: the trained pattern evaluation on 8x8 (the
+    /// hand-made one with `REVERSI_EVAL=hand`), the hand-made one on smaller boards.
     pub fn set_evaluator(&mut self, eval: Arc<dyn Evaluator>) {
         self.eval = Some(eval);
     }
@@ -197,12 +198,12 @@ impl Engine {
         }
         let started = Instant::now();
         self.tt.new_search();
-        let hand;
+        let default;
         let eval: &dyn Evaluator = match &self.eval {
             Some(e) => e.as_ref(),
             None => {
-                hand = HandEval::new(side_of(mask));
-                &hand
+                default = crate::pattern::default_evaluator(mask);
+                default.as_ref()
             }
         };
         let shared_nodes = AtomicU64::new(0);
@@ -235,11 +236,6 @@ impl Engine {
         info.elapsed = started.elapsed();
         Some(info)
     }
-}
-
-/// The side of the board a playable mask covers.
-fn side_of(mask: u64) -> u32 {
-    (mask & 0xff).count_ones()
 }
 
 /// The answer when not even the first iteration finished: the first legal move, unscored.

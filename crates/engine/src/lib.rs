@@ -18,6 +18,7 @@ pub mod flip;
 pub mod heuristic;
 pub mod levels;
 pub mod mobility;
+pub mod pattern;
 pub mod perft;
 pub mod search;
 pub mod stability;

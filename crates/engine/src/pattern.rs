@@ -1,0 +1,583 @@
+//! The trained pattern evaluation for 8x8: Edax-style patterns (corner 3x3 and 2x5 regions,
+//! edges with their X squares, rows, columns and diagonals) with weights shared between the
+//! eight symmetries, plus mobility, potential mobility and parity, one weight set per stage
+//! of the game (four empty squares a stage).
+//!
+//! Every pattern instance reads its squares as a base-3 number (empty 0, player 1,
+//! opponent 2), digits in increasing bit order; with BMI2 that is two `pext` and two table
+//! look-ups. At load the shared weights are expanded into one table per instance and stage,
+//! so the evaluation is one load per instance and no symmetry work.
+
+pub mod fit;
+mod weights;
+
+use std::sync::{Arc, OnceLock};
+
+use crate::eval::{neighbours, Evaluator, HandEval};
+use crate::{mobility, Board};
+
+pub use weights::{Weights, WeightsError};
+
+/// Weight sets: one per four empty squares.
+pub const STAGES: usize = 15;
+
+/// Stored weights are in 1/`SCALE` discs.
+pub const SCALE: i32 = 64;
+
+/// Mobility and potential mobility are one-hot up to these counts (larger counts share the
+/// last weight).
+const MOBILITY_MAX: u32 = 30;
+const POTENTIAL_MAX: u32 = 40;
+
+/// The weight set for a position with `empties` empty squares.
+#[inline(always)]
+#[must_use]
+pub fn stage(empties: u32) -> usize {
+    ((empties.saturating_sub(1) / 4) as usize).min(STAGES - 1)
+}
+
+/// The empty-square counts of a stage, inclusive.
+#[must_use]
+pub fn stage_empties(stage: usize) -> (u32, u32) {
+    let lo = if stage == 0 { 0 } else { 4 * stage as u32 + 1 };
+    let hi = if stage == STAGES - 1 {
+        60
+    } else {
+        4 * stage as u32 + 4
+    };
+    (lo, hi)
+}
+
+/// A pattern: its squares as (column, row) in the order that defines its base-3 digits.
+struct Group {
+    name: &'static str,
+    squares: &'static [(u8, u8)],
+}
+
+/// The pattern set (its canonical instance; the others are its images under the eight
+/// symmetries of the board).
+const GROUPS: &[Group] = &[
+    Group {
+        name: "corner 3x3",
+        squares: &[
+            (0, 0),
+            (1, 0),
+            (2, 0),
+            (0, 1),
+            (1, 1),
+            (2, 1),
+            (0, 2),
+            (1, 2),
+            (2, 2),
+        ],
+    },
+    Group {
+        name: "corner 2x5",
+        squares: &[
+            (0, 0),
+            (1, 0),
+            (2, 0),
+            (3, 0),
+            (4, 0),
+            (0, 1),
+            (1, 1),
+            (2, 1),
+            (3, 1),
+            (4, 1),
+        ],
+    },
+    Group {
+        name: "edge + 2X",
+        squares: &[
+            (0, 0),
+            (1, 0),
+            (2, 0),
+            (3, 0),
+            (4, 0),
+            (5, 0),
+            (6, 0),
+            (7, 0),
+            (1, 1),
+            (6, 1),
+        ],
+    },
+    Group {
+        name: "row 2",
+        squares: &[
+            (0, 1),
+            (1, 1),
+            (2, 1),
+            (3, 1),
+            (4, 1),
+            (5, 1),
+            (6, 1),
+            (7, 1),
+        ],
+    },
+    Group {
+        name: "row 3",
+        squares: &[
+            (0, 2),
+            (1, 2),
+            (2, 2),
+            (3, 2),
+            (4, 2),
+            (5, 2),
+            (6, 2),
+            (7, 2),
+        ],
+    },
+    Group {
+        name: "row 4",
+        squares: &[
+            (0, 3),
+            (1, 3),
+            (2, 3),
+            (3, 3),
+            (4, 3),
+            (5, 3),
+            (6, 3),
+            (7, 3),
+        ],
+    },
+    Group {
+        name: "diagonal 8",
+        squares: &[
+            (0, 0),
+            (1, 1),
+            (2, 2),
+            (3, 3),
+            (4, 4),
+            (5, 5),
+            (6, 6),
+            (7, 7),
+        ],
+    },
+    Group {
+        name: "diagonal 7",
+        squares: &[(1, 0), (2, 1), (3, 2), (4, 3), (5, 4), (6, 5), (7, 6)],
+    },
+    Group {
+        name: "diagonal 6",
+        squares: &[(2, 0), (3, 1), (4, 2), (5, 3), (6, 4), (7, 5)],
+    },
+    Group {
+        name: "diagonal 5",
+        squares: &[(3, 0), (4, 1), (5, 2), (6, 3), (7, 4)],
+    },
+    Group {
+        name: "diagonal 4",
+        squares: &[(4, 0), (5, 1), (6, 2), (7, 3)],
+    },
+];
+
+/// A symmetry of the square, on (column, row).
+type Symmetry = fn(u8, u8) -> (u8, u8);
+
+/// The eight symmetries of the square.
+const SYMMETRIES: [Symmetry; 8] = [
+    |c, r| (c, r),
+    |c, r| (7 - c, r),
+    |c, r| (c, 7 - r),
+    |c, r| (7 - c, 7 - r),
+    |c, r| (r, c),
+    |c, r| (7 - r, 7 - c),
+    |c, r| (7 - r, c),
+    |c, r| (r, 7 - c),
+];
+
+/// Applies symmetry `s` to a whole bitboard.
+#[must_use]
+pub fn transform(bits: u64, s: usize) -> u64 {
+    let mut out = 0;
+    let mut rest = bits;
+    while rest != 0 {
+        let sq = rest.trailing_zeros() as u8;
+        rest &= rest - 1;
+        let (c, r) = SYMMETRIES[s](sq % 8, sq / 8);
+        out |= 1u64 << (8 * r + c);
+    }
+    out
+}
+
+/// `B2T[x]`: the bits of `x` read as base-3 digits (each 0 or 1).
+static B2T: [u16; 1024] = {
+    let mut t = [0u16; 1024];
+    let mut x = 0;
+    while x < 1024 {
+        let mut v = 0u32;
+        let mut pow = 1u32;
+        let mut b = 0;
+        while b < 10 {
+            if x & (1 << b) != 0 {
+                v += pow;
+            }
+            pow *= 3;
+            b += 1;
+        }
+        t[x] = v as u16;
+        x += 1;
+    }
+    t
+};
+
+/// The base-3 index of the squares `mask` (at most 10), digits in increasing bit order.
+#[inline(always)]
+fn ternary(p: u64, o: u64, mask: u64) -> usize {
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+    {
+        let (bp, bo) = bmi2::extract(p, o, mask);
+        B2T[bp] as usize + 2 * B2T[bo] as usize
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+    {
+        ternary_portable(p, o, mask)
+    }
+}
+
+/// The portable twin of [`ternary`].
+#[inline]
+#[cfg_attr(all(target_arch = "x86_64", target_feature = "bmi2"), allow(dead_code))]
+fn ternary_portable(p: u64, o: u64, mask: u64) -> usize {
+    let mut idx = 0;
+    let mut pow = 1;
+    let mut rest = mask;
+    while rest != 0 {
+        let bit = rest & rest.wrapping_neg();
+        rest ^= bit;
+        if p & bit != 0 {
+            idx += pow;
+        } else if o & bit != 0 {
+            idx += 2 * pow;
+        }
+        pow *= 3;
+    }
+    idx
+}
+
+#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+#[allow(unsafe_code)]
+mod bmi2 {
+    /// The player's and the opponent's bits under `mask`, packed.
+    #[inline(always)]
+    pub fn extract(p: u64, o: u64, mask: u64) -> (usize, usize) {
+        // SAFETY: compiled only when the build targets BMI2 (`cfg(target_feature = "bmi2")`),
+        // so the CPU has `pext`; it touches no memory. `ternary_portable` is its tested twin.
+        unsafe {
+            (
+                std::arch::x86_64::_pext_u64(p, mask) as usize,
+                std::arch::x86_64::_pext_u64(o, mask) as usize,
+            )
+        }
+    }
+}
+
+/// One image of a pattern on the board.
+struct Instance {
+    mask: u64,
+    /// Where this instance's weights start in a stage's expanded table.
+    local_offset: usize,
+    /// The shared feature of each base-3 index.
+    feature: Vec<u32>,
+}
+
+/// The pattern instances and the numbering of the shared features.
+pub struct PatternSet {
+    instances: Vec<Instance>,
+    /// Shared features per stage, scalars included.
+    features: usize,
+    /// Start of the scalar features (mobility, potential mobility, parity), shared and
+    /// expanded alike.
+    scalar_feature: usize,
+    scalar_local: usize,
+    /// Entries of a stage's expanded table.
+    local: usize,
+    /// A fingerprint of the set, stored in weight files.
+    signature: u32,
+}
+
+/// The scalar features of a position, relative to the scalar block.
+#[inline(always)]
+fn scalars(b: Board, empties: u64) -> [usize; 5] {
+    let (p, o) = (b.player, b.opponent);
+    let mob_p = mobility::moves(p, o).count_ones().min(MOBILITY_MAX) as usize;
+    let mob_o = mobility::moves(o, p).count_ones().min(MOBILITY_MAX) as usize;
+    let pot_p = (neighbours(o) & empties).count_ones().min(POTENTIAL_MAX) as usize;
+    let pot_o = (neighbours(p) & empties).count_ones().min(POTENTIAL_MAX) as usize;
+    let m = MOBILITY_MAX as usize + 1;
+    let q = POTENTIAL_MAX as usize + 1;
+    [
+        mob_p,
+        m + mob_o,
+        2 * m + pot_p,
+        2 * m + q + pot_o,
+        2 * m + 2 * q + (empties.count_ones() & 1) as usize,
+    ]
+}
+
+const SCALAR_COUNT: usize = 2 * (MOBILITY_MAX as usize + 1) + 2 * (POTENTIAL_MAX as usize + 1) + 2;
+
+/// Active features of every position: one per instance and the five scalars.
+pub const ACTIVE: usize = 46 + 5;
+
+impl PatternSet {
+    fn build() -> PatternSet {
+        let mut instances = Vec::new();
+        let mut features = 0usize;
+        let mut local = 0usize;
+        let mut signature = 0x811c_9dc5u32;
+        let mut sign = |x: u32| {
+            signature = (signature ^ x).wrapping_mul(0x0100_0193);
+        };
+        for g in GROUPS {
+            let n = g.squares.len();
+            for &(c, r) in g.squares {
+                sign(u32::from(8 * r + c));
+            }
+            sign(0xff);
+            let size = 3usize.pow(n as u32);
+            let set: u64 = g.squares.iter().map(|&(c, r)| 1u64 << (8 * r + c)).sum();
+            // Permutations of the digit positions under the symmetries that keep the set.
+            let perms: Vec<Vec<usize>> = (0..8)
+                .filter(|&s| transform(set, s) == set)
+                .map(|s| {
+                    g.squares
+                        .iter()
+                        .map(|&(c, r)| {
+                            let img = SYMMETRIES[s](c, r);
+                            g.squares.iter().position(|&q| q == img).unwrap_or(0)
+                        })
+                        .collect()
+                })
+                .collect();
+            // Shared number of each canonical-order configuration.
+            let mut id = vec![u32::MAX; size];
+            let mut digits = vec![0usize; n];
+            for x in 0..size {
+                let mut v = x;
+                for d in digits.iter_mut() {
+                    *d = v % 3;
+                    v /= 3;
+                }
+                let least = perms
+                    .iter()
+                    .map(|perm| {
+                        (0..n)
+                            .map(|j| digits[j] * 3usize.pow(perm[j] as u32))
+                            .sum::<usize>()
+                    })
+                    .min()
+                    .unwrap_or(x);
+                if id[least] == u32::MAX {
+                    id[least] = features as u32;
+                    features += 1;
+                }
+                id[x] = id[least];
+            }
+            // The instances: images of the canonical set under the symmetries.
+            let mut seen = Vec::new();
+            for (s, sym) in SYMMETRIES.iter().enumerate() {
+                let mask = transform(set, s);
+                if seen.contains(&mask) {
+                    continue;
+                }
+                seen.push(mask);
+                // Digit position (increasing bit order) of each canonical square's image.
+                let rank: Vec<u32> = g
+                    .squares
+                    .iter()
+                    .map(|&(c, r)| {
+                        let (ic, ir) = sym(c, r);
+                        (mask & ((1u64 << (8 * ir + ic)) - 1)).count_ones()
+                    })
+                    .collect();
+                let mut feature = vec![0u32; size];
+                for (local_idx, f) in feature.iter_mut().enumerate() {
+                    let mut canon = 0usize;
+                    for j in (0..n).rev() {
+                        canon = canon * 3 + (local_idx / 3usize.pow(rank[j])) % 3;
+                    }
+                    *f = id[canon];
+                }
+                instances.push(Instance {
+                    mask,
+                    local_offset: local,
+                    feature,
+                });
+                local += size;
+            }
+        }
+        sign(SCALAR_COUNT as u32);
+        sign(STAGES as u32);
+        let scalar_feature = features;
+        let scalar_local = local;
+        PatternSet {
+            instances,
+            features: features + SCALAR_COUNT,
+            scalar_feature,
+            scalar_local,
+            local: local + SCALAR_COUNT,
+            signature,
+        }
+    }
+
+    /// Shared features (weights) per stage.
+    #[must_use]
+    pub fn features(&self) -> usize {
+        self.features
+    }
+
+    /// The fingerprint weight files must carry.
+    #[must_use]
+    pub fn signature(&self) -> u32 {
+        self.signature
+    }
+
+    /// The pattern instances on the board.
+    #[must_use]
+    pub fn instances(&self) -> usize {
+        self.instances.len()
+    }
+
+    /// Names and sizes of the patterns, for reports.
+    pub fn describe(&self) -> impl Iterator<Item = (&'static str, usize)> {
+        GROUPS.iter().map(|g| (g.name, g.squares.len()))
+    }
+
+    /// The shared features active in `b` (exactly [`ACTIVE`] of them).
+    #[must_use]
+    pub fn active(&self, b: Board) -> [u32; ACTIVE] {
+        let mut out = [0u32; ACTIVE];
+        for (o, inst) in out.iter_mut().zip(&self.instances) {
+            *o = inst.feature[ternary(b.player, b.opponent, inst.mask)];
+        }
+        let n = self.instances.len();
+        for (k, s) in scalars(b, b.empties()).into_iter().enumerate() {
+            out[n + k] = (self.scalar_feature + s) as u32;
+        }
+        out
+    }
+}
+
+/// The pattern set, built once.
+#[must_use]
+pub fn pattern_set() -> &'static PatternSet {
+    static SET: OnceLock<PatternSet> = OnceLock::new();
+    SET.get_or_init(PatternSet::build)
+}
+
+/// The trained evaluation: expanded weights, and the hand-made evaluation for boards smaller
+/// than 8x8 (the patterns are 8x8 only).
+pub struct PatternEval {
+    set: &'static PatternSet,
+    /// `STAGES` tables of `set.local` weights.
+    expanded: Vec<i16>,
+    small: [HandEval; 2],
+}
+
+impl PatternEval {
+    /// The evaluation with these weights.
+    #[must_use]
+    pub fn new(w: &Weights) -> PatternEval {
+        let set = pattern_set();
+        let mut expanded = vec![0i16; STAGES * set.local];
+        for s in 0..STAGES {
+            let shared = w.stage(s);
+            let table = &mut expanded[s * set.local..(s + 1) * set.local];
+            for inst in &set.instances {
+                for (i, &f) in inst.feature.iter().enumerate() {
+                    table[inst.local_offset + i] = shared[f as usize];
+                }
+            }
+            for k in 0..SCALAR_COUNT {
+                table[set.scalar_local + k] = shared[set.scalar_feature + k];
+            }
+        }
+        PatternEval {
+            set,
+            expanded,
+            small: [HandEval::new(4), HandEval::new(6)],
+        }
+    }
+
+    /// The evaluation in 1/[`SCALE`] discs, unclamped (8x8 only).
+    #[inline]
+    #[must_use]
+    pub fn raw(&self, b: Board) -> i32 {
+        let empties = b.empties();
+        let s = stage(empties.count_ones());
+        let table = &self.expanded[s * self.set.local..(s + 1) * self.set.local];
+        let mut sum = 0i32;
+        for inst in &self.set.instances {
+            let i = inst.local_offset + ternary(b.player, b.opponent, inst.mask);
+            sum += i32::from(table.get(i).copied().unwrap_or(0));
+        }
+        let sc = &table[self.set.scalar_local..];
+        for i in scalars(b, empties) {
+            sum += i32::from(sc.get(i).copied().unwrap_or(0));
+        }
+        sum
+    }
+}
+
+impl Evaluator for PatternEval {
+    #[inline]
+    fn evaluate(&self, b: Board, mask: u64) -> i32 {
+        if mask != u64::MAX {
+            let small = if mask & 0xff == 0x0f { 0 } else { 1 };
+            return self.small[small].evaluate(b, mask);
+        }
+        let r = self.raw(b);
+        // Round to the nearest disc.
+        ((r + SCALE / 2).div_euclid(SCALE)).clamp(-64, 64)
+    }
+}
+
+/// The weights the program ships with (`weights/eval-gen1.bin`).
+pub const SHIPPED: &[u8] = include_bytes!("../weights/eval-gen1.bin");
+
+/// The shipped evaluation, loaded once.
+///
+/// # Errors
+/// When the shipped weights do not load (a damaged build; the tests check they do).
+pub fn shipped() -> Result<Arc<PatternEval>, WeightsError> {
+    static EVAL: OnceLock<Result<Arc<PatternEval>, WeightsError>> = OnceLock::new();
+    EVAL.get_or_init(|| Weights::from_bytes(SHIPPED).map(|w| Arc::new(PatternEval::new(&w))))
+        .clone()
+}
+
+/// Which evaluation an engine without its own uses on 8x8.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EvalChoice {
+    /// The shipped trained weights (the default).
+    Pattern,
+    /// The hand-made evaluation (`REVERSI_EVAL=hand`), for comparisons.
+    Hand,
+}
+
+/// The choice the environment makes: `REVERSI_EVAL=hand` selects the hand-made evaluation,
+/// anything else (or nothing) the trained patterns. Read once per process.
+#[must_use]
+pub fn eval_choice() -> EvalChoice {
+    static CHOICE: OnceLock<EvalChoice> = OnceLock::new();
+    *CHOICE.get_or_init(|| match std::env::var("REVERSI_EVAL") {
+        Ok(v) if v.eq_ignore_ascii_case("hand") => EvalChoice::Hand,
+        _ => EvalChoice::Pattern,
+    })
+}
+
+/// The evaluation for a board with playable squares `mask` when none is set: the trained
+/// patterns on 8x8 (unless [`eval_choice`] says otherwise, or the shipped weights fail to
+/// load), the hand-made evaluation on smaller boards.
+#[must_use]
+pub fn default_evaluator(mask: u64) -> Arc<dyn Evaluator> {
+    if mask == u64::MAX && eval_choice() == EvalChoice::Pattern {
+        if let Ok(e) = shipped() {
+            return e;
+        }
+    }
+    Arc::new(HandEval::new((mask & 0xff).count_ones()))
+}
+
+#[cfg(test)]
+mod tests;
