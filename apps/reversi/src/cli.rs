@@ -59,6 +59,8 @@ pub enum Command {
     Match(crate::commands::match_cmd::MatchArgs),
     /// Serve the game in the browser: the page and its JSON API, games saved to the history.
     Serve(crate::commands::serve::ServeArgs),
+    /// The trained pattern evaluation: training data, fitting and measures.
+    Train(crate::commands::train::TrainArgs),
     /// Benchmarks.
     ///
     /// Without a subcommand: the engine's node-count signature (fixed positions, one thread,

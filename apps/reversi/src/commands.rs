@@ -9,6 +9,7 @@ mod perft;
 pub(crate) mod play;
 pub(crate) mod serve;
 mod solve;
+pub(crate) mod train;
 
 use std::process::ExitCode;
 
@@ -24,6 +25,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Nboard(args)) => nboard::run(&args),
         Some(Command::Match(args)) => match_cmd::run(args),
         Some(Command::Serve(args)) => serve::run(args),
+        Some(Command::Train(args)) => train::run(args),
         Some(Command::Bench { what }) => match what {
             None => bench::engine::run(),
             Some(BenchCommand::Perft { depth }) => bench::perft(depth),

@@ -1,0 +1,223 @@
+//! `reversi train`: the pattern evaluation's training data, fitting and measures.
+
+mod data;
+mod duel;
+mod measure;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::Context;
+use clap::{Args, Subcommand};
+use reversi_engine::pattern::fit::{fit, FitOptions, Sample};
+use reversi_engine::pattern::{stage_empties, PatternEval, Weights, STAGES};
+
+/// `reversi train` options.
+#[derive(Debug, Args)]
+pub struct TrainArgs {
+    #[command(subcommand)]
+    pub what: TrainCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum TrainCommand {
+    /// Label the positions of WTHOR games (one data file per year, resumable).
+    Data {
+        /// Folder of WTH_YYYY.wtb files [default: the shared data's wthor/]
+        #[arg(long)]
+        wthor: Option<PathBuf>,
+        /// Folder to write the data files to.
+        #[arg(long)]
+        out: PathBuf,
+        /// Solve positions with this many empties or fewer exactly.
+        #[arg(long, default_value_t = 12)]
+        exact_empties: u32,
+        /// Also solve the positions with exactly these numbers of empties (for measures).
+        #[arg(long, value_delimiter = ',')]
+        also_exact: Vec<u32>,
+        /// Solve the --also-exact positions of one game in this many.
+        #[arg(long, default_value_t = 1)]
+        also_every: usize,
+        /// Transposition table of the solver, in MB (cleared before every game).
+        #[arg(long, default_value_t = 4)]
+        hash_mb: usize,
+    },
+    /// Self-play games from XOT openings, positions labelled by deeper searches and exact
+    /// solves near the end (one data file per run, named by its seed).
+    Selfplay(duel::SelfplayArgs),
+    /// Fit the weights on a data folder and write a weights file.
+    Fit(FitArgs),
+    /// Mean absolute error of the static evaluations on the validation positions.
+    Mae {
+        /// Data folder.
+        #[arg(long)]
+        data: PathBuf,
+        /// Weights files to measure besides the shipped ones.
+        #[arg(long)]
+        weights: Vec<PathBuf>,
+        /// WTHOR years from this one on are the validation split.
+        #[arg(long, default_value_t = 2021)]
+        valid_from: u16,
+    },
+    /// Pattern evaluation against the hand-made one at equal depth on XOT openings, each
+    /// opening played with both colours.
+    Match(duel::DuelArgs),
+    /// The rate of best moves (by the file's exact scores) of a fixed-depth midgame search.
+    Bestmove {
+        /// OBF files.
+        files: Vec<PathBuf>,
+        #[arg(long, default_value_t = 8)]
+        depth: u32,
+        /// Weights file [default: the shipped weights].
+        #[arg(long)]
+        weights: Option<PathBuf>,
+    },
+}
+
+/// `reversi train fit` options.
+#[derive(Debug, Args)]
+pub struct FitArgs {
+    /// Data folder (wthor-YYYY.bin files, selfplay-*.bin files).
+    #[arg(long)]
+    pub data: PathBuf,
+    /// Weights file to write.
+    #[arg(long)]
+    pub out: PathBuf,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    #[arg(long, default_value_t = 12)]
+    pub epochs: u32,
+    /// Adam step size, in discs.
+    #[arg(long, default_value_t = 0.02)]
+    pub lr: f32,
+    /// L2 regularisation.
+    #[arg(long, default_value_t = 1e-4)]
+    pub l2: f32,
+    #[arg(long, default_value_t = 256)]
+    pub batch: usize,
+    /// WTHOR years from this one on are the validation split, never trained on.
+    #[arg(long, default_value_t = 2021)]
+    pub valid_from: u16,
+    /// The generation number written into the file.
+    #[arg(long, default_value_t = 1)]
+    pub generation: u16,
+    /// Start from these weights instead of zero.
+    #[arg(long)]
+    pub start: Option<PathBuf>,
+}
+
+pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
+    match args.what {
+        TrainCommand::Data {
+            wthor,
+            out,
+            exact_empties,
+            also_exact,
+            also_every,
+            hash_mb,
+        } => {
+            let wthor = wthor.unwrap_or_else(|| shared_data().join("wthor"));
+            data::run(
+                &wthor,
+                &out,
+                exact_empties,
+                &also_exact,
+                also_every,
+                hash_mb,
+            )?;
+        }
+        TrainCommand::Selfplay(a) => duel::selfplay(&a)?,
+        TrainCommand::Fit(a) => run_fit(&a)?,
+        TrainCommand::Mae {
+            data,
+            weights,
+            valid_from,
+        } => measure::mae(&data, &weights, valid_from)?,
+        TrainCommand::Match(a) => return duel::run(&a),
+        TrainCommand::Bestmove {
+            files,
+            depth,
+            weights,
+        } => measure::bestmove(&files, depth, weights.as_deref())?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `$REVERSI_DATA`, or the shared data beside the project.
+pub(crate) fn shared_data() -> PathBuf {
+    std::env::var_os("REVERSI_DATA").map_or_else(|| PathBuf::from("../shared/data"), PathBuf::from)
+}
+
+/// A weights file's evaluation.
+pub(crate) fn load_eval(path: &Path) -> anyhow::Result<PatternEval> {
+    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    let w = Weights::from_bytes(&bytes).with_context(|| format!("loading {}", path.display()))?;
+    Ok(PatternEval::new(&w))
+}
+
+/// The training and validation samples of a data folder.
+pub(crate) fn split(dir: &Path, valid_from: u16) -> anyhow::Result<(Vec<Sample>, Vec<Sample>)> {
+    let (mut train, mut valid) = (Vec::new(), Vec::new());
+    for (stem, path) in data::files(dir)? {
+        let records = data::read(&path)?;
+        let is_valid = data::wthor_year(&stem).is_some_and(|y| y >= valid_from);
+        let into = if is_valid { &mut valid } else { &mut train };
+        into.extend(records.iter().map(data::Record::sample));
+    }
+    Ok((train, valid))
+}
+
+fn run_fit(a: &FitArgs) -> anyhow::Result<()> {
+    let t = Instant::now();
+    let (train, valid) = split(&a.data, a.valid_from)?;
+    eprintln!(
+        "{} training positions, {} validation positions (WTHOR {}+), read in {:.1} s",
+        train.len(),
+        valid.len(),
+        a.valid_from,
+        t.elapsed().as_secs_f64()
+    );
+    let start = match &a.start {
+        Some(p) => {
+            let bytes = std::fs::read(p).with_context(|| format!("reading {}", p.display()))?;
+            Some(Weights::from_bytes(&bytes).with_context(|| format!("loading {}", p.display()))?)
+        }
+        None => None,
+    };
+    let opts = FitOptions {
+        epochs: a.epochs,
+        seed: a.seed,
+        learning_rate: a.lr,
+        l2: a.l2,
+        batch: a.batch,
+        ..FitOptions::default()
+    };
+    eprintln!("{opts:?}");
+    let discs = fit(&train, &valid, start.as_ref(), &opts, &mut |r| {
+        let (lo, hi) = stage_empties(r.stage);
+        eprintln!(
+            "stage {:2} ({lo:2}-{hi:2} empties) epoch {:2}: train {} mse {:7.2} | valid {} mse {:7.2} mae {:5.2}  [{:.0} s]",
+            r.stage,
+            r.epoch,
+            r.train_samples,
+            r.train_mse,
+            r.valid_samples,
+            r.valid_mse,
+            r.valid_mae,
+            t.elapsed().as_secs_f64()
+        );
+    });
+    let w = Weights::from_discs(a.generation, &discs);
+    let bytes = w.to_bytes();
+    std::fs::write(&a.out, &bytes).with_context(|| format!("writing {}", a.out.display()))?;
+    println!(
+        "wrote {} ({} bytes, {STAGES} stages, generation {}, crc32 {:08x}) in {:.0} s",
+        a.out.display(),
+        bytes.len(),
+        a.generation,
+        w.checksum(),
+        t.elapsed().as_secs_f64()
+    );
+    Ok(())
+}

@@ -1,0 +1,256 @@
+//! `reversi train match` (the pattern evaluation against the hand-made one at equal depth)
+//! and `reversi train selfplay` (labelled positions from the engine's own games).
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Instant;
+
+use anyhow::{bail, Context};
+use clap::Args;
+use reversi_core::{parse_transcript, BoardSize, Color, Position, Rules};
+use reversi_engine::engine::{Engine, Limits};
+use reversi_engine::eval::{Evaluator, HandEval};
+use reversi_engine::pattern::shipped;
+use reversi_engine::Board;
+
+use super::data::{self, Kind, Record};
+use super::{load_eval, shared_data};
+
+/// `reversi train match` options.
+#[derive(Debug, Args)]
+pub struct DuelArgs {
+    /// Midgame depth of both sides (each solves exactly once the depth reaches the end).
+    #[arg(long, default_value_t = 6)]
+    pub depth: u32,
+    /// Games; each opening is played twice, colours swapped.
+    #[arg(long, default_value_t = 200)]
+    pub games: usize,
+    /// XOT openings [default: the shared data's xot-large.txt]
+    #[arg(long)]
+    pub openings: Option<PathBuf>,
+    /// Weights of the pattern side [default: the shipped weights].
+    #[arg(long)]
+    pub weights: Option<PathBuf>,
+    /// The other side's weights instead of the hand-made evaluation.
+    #[arg(long)]
+    pub against: Option<PathBuf>,
+}
+
+/// `reversi train selfplay` options.
+#[derive(Debug, Args)]
+pub struct SelfplayArgs {
+    /// Data folder to write `selfplay-SEED.bin` to.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Games (from consecutive XOT openings starting at the seed's offset).
+    #[arg(long, default_value_t = 200)]
+    pub games: usize,
+    /// Depth of the searches that play and label the positions.
+    #[arg(long, default_value_t = 8)]
+    pub depth: u32,
+    /// Solve positions with this many empties or fewer exactly.
+    #[arg(long, default_value_t = 14)]
+    pub exact_empties: u32,
+    /// Picks the first opening (seed × games) and names the file.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Weights of the playing engine [default: the shipped weights].
+    #[arg(long)]
+    pub weights: Option<PathBuf>,
+    /// XOT openings [default: the shared data's xot-large.txt]
+    #[arg(long)]
+    pub openings: Option<PathBuf>,
+}
+
+/// Openings `from..from + count` of a transcript file, as boards with Black's turn flag.
+fn openings(path: &Path, from: usize, count: usize) -> anyhow::Result<Vec<(Board, bool)>> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("reading the openings {}", path.display()))?;
+    let start = Position::start(BoardSize::EIGHT, Rules::Othello);
+    let mut out = Vec::with_capacity(count);
+    for (i, line) in text.lines().enumerate().skip(from) {
+        if out.len() == count {
+            break;
+        }
+        let game = parse_transcript(line.trim(), start.clone())
+            .with_context(|| format!("{}:{}", path.display(), i + 1))?;
+        let pos = game.current();
+        let (board, _) =
+            Board::from_position(pos).with_context(|| format!("{}:{}", path.display(), i + 1))?;
+        out.push((board, pos.turn() == Color::Black));
+    }
+    if out.len() < count {
+        bail!(
+            "{} holds too few openings ({count} needed from {from})",
+            path.display()
+        );
+    }
+    Ok(out)
+}
+
+fn engine_with(eval: Arc<dyn Evaluator>) -> Engine {
+    let mut e = Engine::new(16, 1);
+    e.set_evaluator(eval);
+    e
+}
+
+fn midgame(depth: u32) -> Limits {
+    Limits {
+        depth,
+        exact_empties: 0,
+        wld_empties: 0,
+        time: None,
+        nodes: None,
+    }
+}
+
+/// Plays a game from `board`; `engines[0]` plays Black. Returns Black's final disc
+/// difference and the positions met with each search's score (side to move's view).
+fn play(
+    mut board: Board,
+    mut black: bool,
+    engines: [&Engine; 2],
+    limits: &Limits,
+) -> (i32, Vec<(Board, i32)>) {
+    let stop = AtomicBool::new(false);
+    let mut seen = Vec::new();
+    for e in engines {
+        e.clear();
+    }
+    loop {
+        if board.moves() == 0 {
+            board = board.pass();
+            black = !black;
+            if board.moves() == 0 {
+                break;
+            }
+        }
+        let engine = engines[usize::from(!black)];
+        let Some(info) = engine.search(board, u64::MAX, limits, &stop, &mut |_| {}) else {
+            break;
+        };
+        seen.push((board, info.score));
+        board = board.play(u32::from(info.best));
+        black = !black;
+    }
+    let diff = board.player.count_ones() as i32 - board.opponent.count_ones() as i32;
+    (if black { diff } else { -diff }, seen)
+}
+
+pub fn run(a: &DuelArgs) -> anyhow::Result<ExitCode> {
+    let path = a
+        .openings
+        .clone()
+        .unwrap_or_else(|| shared_data().join("xot-large.txt"));
+    let openings = openings(&path, 0, a.games.div_ceil(2))?;
+    let pattern: Arc<dyn Evaluator> = match &a.weights {
+        Some(p) => Arc::new(load_eval(p)?),
+        None => shipped().context("loading the shipped weights")?,
+    };
+    let other: Arc<dyn Evaluator> = match &a.against {
+        Some(p) => Arc::new(load_eval(p)?),
+        None => Arc::new(HandEval::new(8)),
+    };
+    let (pe, he) = (engine_with(pattern), engine_with(other));
+    let limits = midgame(a.depth);
+    let t = Instant::now();
+    let (mut w, mut d, mut l, mut discs) = (0, 0, 0, 0i64);
+    let mut games = 0;
+    for (i, &(board, black)) in openings.iter().enumerate() {
+        for pattern_black in [true, false] {
+            if games == a.games {
+                break;
+            }
+            let engines = if pattern_black {
+                [&pe, &he]
+            } else {
+                [&he, &pe]
+            };
+            let (black_diff, _) = play(board, black, engines, &limits);
+            let mine = if pattern_black {
+                black_diff
+            } else {
+                -black_diff
+            };
+            match mine.signum() {
+                1 => w += 1,
+                0 => d += 1,
+                _ => l += 1,
+            }
+            discs += i64::from(mine);
+            games += 1;
+        }
+        eprintln!(
+            "opening {:3}: pattern {w} wins, {d} draws, {l} losses after {games} games [{:.0} s]",
+            i + 1,
+            t.elapsed().as_secs_f64()
+        );
+    }
+    let score = (f64::from(w) + 0.5 * f64::from(d)) / games.max(1) as f64;
+    println!(
+        "pattern vs {} at depth {}: {games} games, +{w} ={d} -{l}, score {:.1}%, average disc difference {:+.2}, {:.0} s",
+        a.against.as_ref().map_or("hand".into(), |p| p.display().to_string()),
+        a.depth,
+        100.0 * score,
+        discs as f64 / games.max(1) as f64,
+        t.elapsed().as_secs_f64()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn selfplay(a: &SelfplayArgs) -> anyhow::Result<()> {
+    let path = a
+        .openings
+        .clone()
+        .unwrap_or_else(|| shared_data().join("xot-large.txt"));
+    let from = usize::try_from(a.seed)?.saturating_mul(a.games);
+    let openings = openings(&path, from, a.games)?;
+    let target = a.out.join(format!("selfplay-{}.bin", a.seed));
+    if target.exists() {
+        eprintln!("{}: done before, skipped", target.display());
+        return Ok(());
+    }
+    std::fs::create_dir_all(&a.out)?;
+    let eval: Arc<dyn Evaluator> = match &a.weights {
+        Some(p) => Arc::new(load_eval(p)?),
+        None => shipped().context("loading the shipped weights")?,
+    };
+    let player = engine_with(eval);
+    let solver = Engine::new(64, 1);
+    let limits = midgame(a.depth);
+    let t = Instant::now();
+    let mut records = Vec::new();
+    for (i, &(board, black)) in openings.iter().enumerate() {
+        let (_, seen) = play(board, black, [&player, &player], &limits);
+        solver.clear();
+        for &(b, score) in seen.iter().rev() {
+            let empties = b.empties().count_ones();
+            let (label, kind) = if empties <= a.exact_empties {
+                (data::solve(&solver, b), Kind::Solved)
+            } else {
+                (score, Kind::Searched)
+            };
+            records.push(Record {
+                board: b,
+                label: label as i8,
+                kind,
+            });
+        }
+        if (i + 1) % 10 == 0 || i + 1 == openings.len() {
+            eprintln!(
+                "game {}/{}: {} positions [{:.0} s]",
+                i + 1,
+                openings.len(),
+                records.len(),
+                t.elapsed().as_secs_f64()
+            );
+        }
+    }
+    let tmp = target.with_extension("bin.part");
+    std::fs::write(&tmp, data::encode(&records))?;
+    std::fs::rename(&tmp, &target)?;
+    eprintln!("wrote {} ({} positions)", target.display(), records.len());
+    Ok(())
+}
