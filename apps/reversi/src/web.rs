@@ -7,6 +7,7 @@ pub mod error;
 mod games;
 mod history;
 mod live;
+mod log;
 mod view;
 
 use std::collections::HashMap;
@@ -29,7 +30,8 @@ pub const MAX_BODY: usize = 1 << 20;
 pub struct AppState(Arc<Shared>);
 
 struct Shared {
-    store: Mutex<Store>,
+    /// Shared with the games' logs, which save their moves into it.
+    store: Arc<Mutex<Store>>,
     games: Mutex<HashMap<GameId, Arc<LiveGame>>>,
     pool: Arc<Semaphore>,
 }
@@ -39,7 +41,7 @@ impl AppState {
     #[must_use]
     pub fn new(store: Store, searches: usize) -> AppState {
         AppState(Arc::new(Shared {
-            store: Mutex::new(store),
+            store: Arc::new(Mutex::new(store)),
             games: Mutex::new(HashMap::new()),
             pool: Arc::new(Semaphore::new(searches.max(1))),
         }))
@@ -48,6 +50,10 @@ impl AppState {
     /// The history (every call on it is one short transaction).
     fn store(&self) -> MutexGuard<'_, Store> {
         self.0.store.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn shared_store(&self) -> Arc<Mutex<Store>> {
+        Arc::clone(&self.0.store)
     }
 
     fn games(&self) -> MutexGuard<'_, HashMap<GameId, Arc<LiveGame>>> {

@@ -3,7 +3,7 @@
 
 use std::convert::Infallible;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
@@ -21,8 +21,10 @@ use tokio::sync::broadcast::error::RecvError;
 
 use super::error::{ApiJson, ApiPath, AppError};
 use super::live::{Event, LiveGame, Seats};
+use super::log::WebLog;
 use super::view::{color_name, CandidateView, GameView, ThinkingView};
 use super::AppState;
+use crate::game_log::LogHandle;
 use crate::player::Player;
 use crate::session::{Session, Settings};
 
@@ -140,11 +142,9 @@ async fn create(
         stored_player(white, remote == Some(Color::White)),
     );
     let id = app.store().create_game(&record)?;
-    let game = Arc::new(LiveGame::new(
-        id,
-        Session::new(settings),
-        Seats::new(remote),
-    ));
+    let log = WebLog::new(app.shared_store(), id, record);
+    let session = Session::with_log(settings, Some(LogHandle::new(Arc::new(Mutex::new(log)))));
+    let game = Arc::new(LiveGame::new(id, session, Seats::new(remote)));
     app.games().insert(id, Arc::clone(&game));
     game.begin(&app)?;
     let gs = game.lock();

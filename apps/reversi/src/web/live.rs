@@ -1,16 +1,15 @@
-//! Games being played through the web: a [`Session`] each, who may move for which side (seat
-//! tokens), the computer's searches on the bounded pool, saving to the history after every
-//! move, and the events that browsers watching the game receive.
+//! Games being played through the web: a [`Session`] each (which saves every move to the
+//! history through its log), who may move for which side (seat tokens), the computer's
+//! searches on the bounded pool, and the events that browsers watching the game receive.
 
 use std::collections::hash_map::RandomState;
 use std::hash::{BuildHasher, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
-use std::time::Instant;
 
-use reversi_core::{Color, Move, Square};
+use reversi_core::{Color, Square};
 use reversi_engine::ai::{Decision, Thinking};
-use reversi_store::{GameId, MoveRecord, Store, StoreError};
+use reversi_store::{GameId, Store};
 use tokio::sync::broadcast;
 
 use super::error::AppError;
@@ -132,16 +131,12 @@ fn new_token() -> String {
 pub struct GameState {
     pub session: Session,
     pub seats: Seats,
-    /// The moves the history holds for this game.
-    saved: Vec<Move>,
     /// Set when a side resigned (the game is then abandoned in the history).
     pub resigned: Option<Color>,
     search: Option<Search>,
     searches: u64,
     /// The latest report of the search under way.
     pub thinking: Option<Arc<ThinkingView>>,
-    /// When the side to move could first move (for the move times kept in the history).
-    turn_started: Instant,
     /// Counts the changes, so that a browser can drop a state older than one it has shown.
     pub version: u64,
 }
@@ -180,12 +175,10 @@ impl LiveGame {
             state: Mutex::new(GameState {
                 session,
                 seats,
-                saved: Vec::new(),
                 resigned: None,
                 search: None,
                 searches: 0,
                 thinking: None,
-                turn_started: Instant::now(),
                 version: 0,
             }),
             events,
@@ -208,7 +201,8 @@ impl LiveGame {
     /// Starts the game: forced passes, the first save, the computer's first search.
     pub fn begin(&self, app: &AppState) -> Result<(), AppError> {
         let mut gs = self.lock();
-        self.changed(app, &mut gs, None)
+        self.changed(app, &mut gs);
+        Ok(())
     }
 
     /// A second person takes the open seat.
@@ -235,11 +229,6 @@ impl LiveGame {
             )));
         }
         gs.seats.check(token, turn)?;
-        let record = MoveRecord {
-            mv: Move::Play(sq),
-            time_ms: Some(gs.turn_started.elapsed().as_millis() as u64),
-            eval: None,
-        };
         gs.session.play(sq).map_err(|e| match e {
             PlayError::NotYourTurn(_) => AppError::conflict(e.to_string()),
             PlayError::Illegal(e) => AppError::new(
@@ -247,7 +236,8 @@ impl LiveGame {
                 format!("illegal move: {e}"),
             ),
         })?;
-        self.changed(app, &mut gs, Some(record))
+        self.changed(app, &mut gs);
+        Ok(())
     }
 
     /// Takes back to the previous turn of a person.
@@ -260,7 +250,8 @@ impl LiveGame {
         if gs.session.undo() == 0 {
             return Err(AppError::conflict("nothing to undo"));
         }
-        self.changed(app, &mut gs, None)
+        self.changed(app, &mut gs);
+        Ok(())
     }
 
     pub fn redo(&self, app: &AppState, token: Option<&str>) -> Result<(), AppError> {
@@ -272,7 +263,8 @@ impl LiveGame {
         if gs.session.redo() == 0 {
             return Err(AppError::conflict("nothing to redo"));
         }
-        self.changed(app, &mut gs, None)
+        self.changed(app, &mut gs);
+        Ok(())
     }
 
     /// The side to move resigns (or, for a guest, the guest's side; the owner resigns the
@@ -310,62 +302,20 @@ impl LiveGame {
         }
     }
 
-    /// After every change: forced passes, saving, telling the watchers, the computer's turn.
-    fn changed(
-        &self,
-        app: &AppState,
-        gs: &mut GameState,
-        record: Option<MoveRecord>,
-    ) -> Result<(), AppError> {
+    /// After every change: forced passes, telling the watchers, the computer's turn. The
+    /// session has saved the change; a failure to save is reported (once) and shown.
+    fn changed(&self, app: &AppState, gs: &mut GameState) {
         gs.cancel_search();
         while gs.session.must_pass() {
             if gs.session.pass().is_err() {
                 break;
             }
         }
-        gs.turn_started = Instant::now();
-        let saved = self.save(app, gs, record);
+        if let Some(e) = gs.session.take_save_warning() {
+            eprintln!("reversi serve: game {}: {e}", self.id);
+        }
         self.broadcast(gs);
         self.start_search(app, gs);
-        saved.map_err(AppError::from)
-    }
-
-    /// Brings the history in line with the game: takes back what was undone, adds what is
-    /// new, and marks the end.
-    fn save(
-        &self,
-        app: &AppState,
-        gs: &mut GameState,
-        record: Option<MoveRecord>,
-    ) -> Result<(), StoreError> {
-        let mut store = app.store();
-        let moves = gs.session.game().moves();
-        let common = gs
-            .saved
-            .iter()
-            .zip(moves)
-            .take_while(|(a, b)| a == b)
-            .count();
-        while gs.saved.len() > common {
-            store.undo_move(self.id)?;
-            gs.saved.pop();
-        }
-        for &mv in &moves[common..] {
-            let rec = match record {
-                Some(r)
-                    if r.mv == mv && gs.saved.len() + 1 + trailing_passes(moves) == moves.len() =>
-                {
-                    r
-                }
-                _ => MoveRecord::bare(mv),
-            };
-            store.append_move(self.id, &rec)?;
-            gs.saved.push(mv);
-        }
-        if let Some(score) = gs.session.result() {
-            store.finish_game(self.id, score)?;
-        }
-        Ok(())
     }
 
     fn broadcast(&self, gs: &mut GameState) {
@@ -403,7 +353,6 @@ impl LiveGame {
             };
             let events = game.events.clone();
             let (color, ply) = (turn.color, turn.ply);
-            let started = Instant::now();
             let search_stop = Arc::clone(&stop);
             let watcher = Arc::clone(&game);
             let decided = tokio::task::spawn_blocking(move || {
@@ -417,41 +366,21 @@ impl LiveGame {
             .await;
             if let Ok(Some(decision)) = decided {
                 if !stop.load(Ordering::Relaxed) {
-                    game.computer_played(&app, id, ply, &decision, started);
+                    game.computer_played(&app, id, ply, &decision);
                 }
             }
         });
     }
 
     /// The computer's decision arrives: played if it is still wanted.
-    fn computer_played(
-        &self,
-        app: &AppState,
-        search: u64,
-        ply: usize,
-        decision: &Decision,
-        started: Instant,
-    ) {
+    fn computer_played(&self, app: &AppState, search: u64, ply: usize, decision: &Decision) {
         let mut gs = self.lock();
         if gs.search.as_ref().map(|s| s.id) != Some(search) {
             return;
         }
         gs.search = None;
-        if gs.session.play_computer(ply, decision.mv).is_err() {
-            return;
-        }
-        let record = MoveRecord {
-            mv: decision.mv,
-            time_ms: Some(started.elapsed().as_millis() as u64),
-            eval: decision.thinking.best.as_ref().map(|b| f64::from(b.score)),
-        };
-        if let Err(e) = self.changed(app, &mut gs, Some(record)) {
-            eprintln!("reversi serve: game {}: {}", self.id, e.message);
+        if gs.session.play_decision(ply, decision).is_ok() {
+            self.changed(app, &mut gs);
         }
     }
-}
-
-/// Forced passes at the end of the move list (played after the recorded move).
-fn trailing_passes(moves: &[Move]) -> usize {
-    moves.iter().rev().take_while(|&&m| m == Move::Pass).count()
 }

@@ -112,6 +112,8 @@ pub struct GameView {
     /// The side a second person joins by the game's link, and whether someone has.
     pub remote: Option<&'static str>,
     pub joined: bool,
+    /// Why the game is not being saved to the history, while that lasts.
+    pub save_error: Option<String>,
 }
 
 impl GameView {
@@ -162,6 +164,7 @@ impl GameView {
             thinking: gs.searching(),
             remote: gs.seats.remote.map(color_name),
             joined: gs.seats.joined(),
+            save_error: s.save_error().map(ToString::to_string),
         }
     }
 }

@@ -92,9 +92,11 @@ const tests = {
     const text = await page.locator("#result-text").textContent();
     assert.match(text, /^(Black wins|White wins|Draw) \d+-\d+$/);
     await page.waitForFunction(() => /Game over/.test(document.getElementById("announce").textContent));
-    const b = Number(await page.locator("#board .sq.black").count());
-    const w = Number(await page.locator("#board .sq.white").count());
-    assert.ok(b + w > 32, `${b} + ${w} discs at the end`);
+    const b = await page.locator("#board .sq.black").count();
+    const w = await page.locator("#board .sq.white").count();
+    const counts = (await page.locator("#counts").textContent()).match(/Black (\d+)\s+White (\d+)/);
+    assert.deepEqual([Number(counts[1]), Number(counts[2])], [b, w]);
+    state.fullGameMoves = Number(await boardAttr(page, "data-moves"));
     await page.waitForTimeout(600);
     await page.screenshot({ path: `${SHOTS}/board-end.png`, fullPage: true });
     await page.click("#again");
@@ -210,7 +212,9 @@ const tests = {
     await row.locator("a.replay").click();
     await page.waitForSelector("#replay-view:not([hidden])");
     const max = Number(await page.locator("#replay-slider").getAttribute("max"));
-    assert.ok(max > 20);
+    // The computer's level-1 replies vary with what its shared table holds: compare with the
+    // game as played rather than a fixed length.
+    assert.equal(max, state.fullGameMoves);
     assert.equal(await page.locator("#replay-board").getAttribute("data-index"), String(max));
     await page.locator("#replay-slider").fill("0");
     assert.equal(await page.locator("#replay-board").getAttribute("data-index"), "0");
