@@ -152,18 +152,10 @@ impl<'a> Searcher<'a> {
         if let Some(e) = self.tt.probe(key) {
             hash_move = e.best;
             if u32::from(e.depth) >= depth {
-                let (lo, hi) = (i32::from(e.lower), i32::from(e.upper));
-                if lo >= beta {
-                    return lo;
+                match e.apply(alpha, beta) {
+                    Ok(v) => return v,
+                    Err(window) => (alpha, beta) = window,
                 }
-                if hi <= alpha {
-                    return hi;
-                }
-                if lo == hi {
-                    return lo;
-                }
-                alpha = alpha.max(lo);
-                beta = beta.min(hi);
             }
         }
         let list = self.order_midgame(b, moves, hash_move, depth);

@@ -27,6 +27,23 @@ pub struct Entry {
 }
 
 impl Entry {
+    /// What the bounds mean for a search with window (`alpha`, `beta`): `Ok(value)` when they
+    /// settle it (a cutoff, or an exact score), else `Err` with the window they narrow it to.
+    ///
+    /// # Errors
+    /// `Err` is not a failure: it carries the narrowed window to search with.
+    #[inline]
+    pub fn apply(self, alpha: i32, beta: i32) -> Result<i32, (i32, i32)> {
+        let (lo, hi) = (i32::from(self.lower), i32::from(self.upper));
+        if lo >= beta || lo == hi {
+            Ok(lo)
+        } else if hi <= alpha {
+            Ok(hi)
+        } else {
+            Err((alpha.max(lo), beta.min(hi)))
+        }
+    }
+
     fn pack(self, date: u8) -> u64 {
         u64::from(self.lower as u8)
             | u64::from(self.upper as u8) << 8

@@ -136,15 +136,10 @@ impl Searcher<'_> {
             if let Some(e) = self.tt.probe(key) {
                 hash_move = e.best;
                 if e.depth == SOLVED {
-                    let (lo, hi) = (i32::from(e.lower), i32::from(e.upper));
-                    if lo >= beta || lo == hi {
-                        return lo;
+                    match e.apply(alpha, beta) {
+                        Ok(v) => return v,
+                        Err(window) => (alpha, beta) = window,
                     }
-                    if hi <= alpha {
-                        return hi;
-                    }
-                    alpha = alpha.max(lo);
-                    beta = beta.min(hi);
                 }
             }
         }

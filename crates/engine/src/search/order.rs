@@ -12,43 +12,53 @@ const EVAL_ORDER_WEIGHT: i32 = 8;
 /// Corners of the 8x8 board (small boards rely on the other terms).
 const CORNERS: u64 = 0x8100_0000_0000_0081;
 
+/// The moves of `moves` with their flips, best first by `score(square, child)`; the hash
+/// move goes first whatever its score.
+fn sorted(
+    b: Board,
+    mut moves: u64,
+    hash_move: u8,
+    mut score: impl FnMut(u32, Board) -> i32,
+) -> Vec<(u8, u64)> {
+    let mut scored: Vec<(i32, u8, u64)> = Vec::with_capacity(moves.count_ones() as usize);
+    while moves != 0 {
+        let sq = moves.trailing_zeros();
+        moves &= moves - 1;
+        let flips = b.flips(sq);
+        let s = if sq as u8 == hash_move {
+            1 << 20
+        } else {
+            score(sq, b.make(sq, flips))
+        };
+        scored.push((s, sq as u8, flips));
+    }
+    scored.sort_unstable_by_key(|&(s, _, _)| -s);
+    scored.into_iter().map(|(_, sq, f)| (sq, f)).collect()
+}
+
 impl Searcher<'_> {
     /// The legal moves of `b` with their flips, best first for a midgame search `depth` deep.
     pub(crate) fn order_midgame(
         &mut self,
         b: Board,
-        mut moves: u64,
+        moves: u64,
         hash_move: u8,
         depth: u32,
     ) -> Vec<(u8, u64)> {
-        let mut scored: Vec<(i32, u8, u64)> = Vec::with_capacity(moves.count_ones() as usize);
-        while moves != 0 {
-            let sq = moves.trailing_zeros();
-            moves &= moves - 1;
-            let flips = b.flips(sq);
-            let child = b.make(sq, flips);
-            let score = if sq as u8 == hash_move {
-                1 << 20
-            } else {
-                let opp_moves = self.moves(child);
-                let mut s = -64 * (opp_moves.count_ones() as i32)
-                    - 16 * (opp_moves & CORNERS).count_ones() as i32;
-                if (1u64 << sq) & CORNERS != 0 {
-                    s += 128;
-                }
-                // Potential mobility we leave the opponent.
-                s -= 8
-                    * (neighbours(child.opponent) & child.empties() & self.mask).count_ones()
-                        as i32;
-                if depth >= 4 {
-                    s -= 96 * self.eval.evaluate(child, self.mask);
-                }
-                s
-            };
-            scored.push((score, sq as u8, flips));
-        }
-        scored.sort_unstable_by_key(|&(s, _, _)| -s);
-        scored.into_iter().map(|(_, sq, f)| (sq, f)).collect()
+        sorted(b, moves, hash_move, |sq, child| {
+            let opp_moves = self.moves(child);
+            let mut s = -64 * (opp_moves.count_ones() as i32)
+                - 16 * (opp_moves & CORNERS).count_ones() as i32;
+            if (1u64 << sq) & CORNERS != 0 {
+                s += 128;
+            }
+            // Potential mobility we leave the opponent.
+            s -= 8 * (neighbours(child.opponent) & child.empties() & self.mask).count_ones() as i32;
+            if depth >= 4 {
+                s -= 96 * self.eval.evaluate(child, self.mask);
+            }
+            s
+        })
     }
 
     /// Fastest-first ordering for the endgame: fewest opponent replies first, corners before
@@ -56,34 +66,22 @@ impl Searcher<'_> {
     pub(crate) fn order_endgame(
         &self,
         b: Board,
-        mut moves: u64,
+        moves: u64,
         hash_move: u8,
         empties: u32,
     ) -> Vec<(u8, u64)> {
-        let mut scored: Vec<(i32, u8, u64)> = Vec::with_capacity(moves.count_ones() as usize);
-        while moves != 0 {
-            let sq = moves.trailing_zeros();
-            moves &= moves - 1;
-            let flips = b.flips(sq);
-            let child = b.make(sq, flips);
-            let score = if sq as u8 == hash_move {
-                1 << 20
-            } else {
-                let opp = self.moves(child);
-                let mut s = -16 * opp.count_ones() as i32 - 4 * (opp & CORNERS).count_ones() as i32;
-                s -= (neighbours(child.opponent) & child.empties() & self.mask).count_ones() as i32;
-                if (1u64 << sq) & CORNERS != 0 {
-                    s += 8;
-                }
-                if empties >= EVAL_ORDER_MIN {
-                    s -= EVAL_ORDER_WEIGHT * self.eval.evaluate(child, self.mask);
-                }
-                s
-            };
-            scored.push((score, sq as u8, flips));
-        }
-        scored.sort_unstable_by_key(|&(s, _, _)| -s);
-        scored.into_iter().map(|(_, sq, f)| (sq, f)).collect()
+        sorted(b, moves, hash_move, |sq, child| {
+            let opp = self.moves(child);
+            let mut s = -16 * opp.count_ones() as i32 - 4 * (opp & CORNERS).count_ones() as i32;
+            s -= (neighbours(child.opponent) & child.empties() & self.mask).count_ones() as i32;
+            if (1u64 << sq) & CORNERS != 0 {
+                s += 8;
+            }
+            if empties >= EVAL_ORDER_MIN {
+                s -= EVAL_ORDER_WEIGHT * self.eval.evaluate(child, self.mask);
+            }
+            s
+        })
     }
 }
 
