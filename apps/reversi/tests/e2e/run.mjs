@@ -196,15 +196,23 @@ const tests = {
     const path = await download.path();
     const { readFileSync } = await import("node:fs");
     assert.match(readFileSync(path, "utf8"), /^\(;GM\[Othello\]/);
-    // Upload a transcript.
+    // Upload a transcript. The list reloads after the import, so wait for the new row rather
+    // than counting rows at once (that raced), and find it by id: transcripts have no date and
+    // need not sort first.
+    const ids = () => page.locator("#history-table tbody tr")
+      .evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-id")));
+    const before = await ids();
     await page.setInputFiles("#import-file", {
       name: "upload.txt", mimeType: "text/plain", buffer: Buffer.from("d3e3f6c5b5b6f3f2e2d2c1d1c3b4e1g3\n"),
     });
     await page.click("#import-form button[type=submit]");
     await page.waitForFunction(() => /1 added/.test(document.getElementById("import-status").textContent));
-    const rows = await page.locator("#history-table tbody tr").count();
-    const uploaded = page.locator("#history-table tbody tr").first();
-    const uploadedId = await uploaded.getAttribute("data-id");
+    await page.waitForFunction((n) => document.querySelectorAll("#history-table tbody tr").length === n + 1, before.length);
+    const after = await ids();
+    const rows = after.length;
+    const uploadedId = after.find((id) => !before.includes(id));
+    assert.ok(uploadedId, "the uploaded game is listed");
+    const uploaded = page.locator(`#history-table tr[data-id="${uploadedId}"]`);
     await uploaded.locator("button.delete").click();
     await page.waitForFunction((n) => document.querySelectorAll("#history-table tbody tr").length === n - 1, rows);
     assert.equal(await page.locator(`#history-table tr[data-id="${uploadedId}"]`).count(), 0);
