@@ -159,28 +159,18 @@ impl<'a> Searcher<'a> {
             }
         }
         let list = self.order_midgame(b, moves, hash_move, depth);
-        let (alpha0, beta0) = (alpha, beta);
-        let (sq, flips) = list[0];
-        let mut best = -self.pvs(b.make(u32::from(sq), flips), depth - 1, -beta, -alpha);
-        if self.stopped {
-            return 0;
-        }
-        let mut best_move = sq;
-        alpha = alpha.max(best);
-        (best, best_move) = self.siblings(
+        let (best, best_move) = self.search_moves(
             b,
             &list,
             Child::Midgame(depth - 1),
             alpha,
             beta,
-            best,
-            best_move,
             depth >= SPLIT_MIN_DEPTH,
         );
         if self.stopped {
             return 0;
         }
-        self.store(key, depth as u8, alpha0, beta0, best, best_move);
+        self.store(key, depth as u8, alpha, beta, best, best_move);
         best
     }
 

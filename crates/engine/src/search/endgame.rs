@@ -171,29 +171,19 @@ impl Searcher<'_> {
                 }
             }
         }
-        let (alpha0, beta0) = (alpha, beta);
-        let (sq, flips) = list[0];
-        let mut best = -self.solve_n(b.make(u32::from(sq), flips), -beta, -alpha, n - 1);
-        if self.stopped {
-            return 0;
-        }
-        let mut best_move = sq;
-        alpha = alpha.max(best);
-        (best, best_move) = self.siblings(
+        let (best, best_move) = self.search_moves(
             b,
             &list,
             Child::Endgame(n - 1),
             alpha,
             beta,
-            best,
-            best_move,
             n >= SPLIT_MIN_EMPTIES,
         );
         if self.stopped {
             return 0;
         }
         if use_tt {
-            self.store(key, SOLVED, alpha0, beta0, best, best_move);
+            self.store(key, SOLVED, alpha, beta, best, best_move);
         }
         best
     }

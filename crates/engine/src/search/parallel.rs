@@ -67,6 +67,26 @@ impl<'a> Searcher<'a> {
         }
     }
 
+    /// Searches a node's ordered moves: the first with the full window, the others through
+    /// [`Searcher::siblings`] (splitting when `split` allows). Returns the best score and
+    /// move; meaningless when the search was stopped.
+    pub(crate) fn search_moves(
+        &mut self,
+        b: Board,
+        list: &[(u8, u64)],
+        child: Child,
+        alpha: i32,
+        beta: i32,
+        split: bool,
+    ) -> (i32, u8) {
+        let (sq, flips) = list[0];
+        let best = self.child_value(child, b.make(u32::from(sq), flips), alpha, beta);
+        if self.stopped {
+            return (best, sq);
+        }
+        self.siblings(b, list, child, alpha.max(best), beta, best, sq, split)
+    }
+
     /// Searches the moves of `list` after the first, whose search gave `best` for
     /// `best_move`, in the window (`alpha`, `beta`) with `alpha` already raised by it. Splits
     /// with a helper thread when `split` allows and one is idle. Returns the best score and
