@@ -500,7 +500,7 @@ pub fn evaluation(decision: &Decision) -> Option<f64> {
         .chain(&t.candidates)
         .find(|c| c.mv == decision.mv)?;
     match candidate.kind {
-        ScoreKind::Exact | ScoreKind::Depth(_) if !candidate.upper_bound => {
+        ScoreKind::Exact | ScoreKind::Depth { .. } if !candidate.upper_bound => {
             Some(f64::from(candidate.score))
         }
         _ => None,

@@ -102,8 +102,9 @@ pub enum ScoreKind {
     Exact,
     /// Only the sign is proven: win (> 0), draw (0) or loss (< 0).
     WinLossDraw,
-    /// An estimate of the final disc difference from a search this deep.
-    Depth(u32),
+    /// An estimate of the final disc difference from a search this deep, whose probcut cuts
+    /// were right with probability `selectivity` (%, 100 for full width).
+    Depth { depth: u32, selectivity: u8 },
     /// Heuristic points (not discs) from a classic search this deep.
     Points(u32),
     /// The number of discs the move flips (the greedy player's measure).
@@ -117,7 +118,11 @@ impl fmt::Display for ScoreKind {
         match self {
             ScoreKind::Exact => f.write_str("exact"),
             ScoreKind::WinLossDraw => f.write_str("win/loss"),
-            ScoreKind::Depth(d) => write!(f, "depth {d}"),
+            ScoreKind::Depth {
+                depth,
+                selectivity: 100,
+            } => write!(f, "depth {depth}"),
+            ScoreKind::Depth { depth, selectivity } => write!(f, "depth {depth}@{selectivity}%"),
             ScoreKind::Points(d) => write!(f, "points, depth {d}"),
             ScoreKind::Flips => f.write_str("flips"),
             ScoreKind::Random => f.write_str("random"),
@@ -350,7 +355,7 @@ fn thinking_of(info: &Info) -> Thinking {
     let kind = match info.precision {
         Precision::Exact => ScoreKind::Exact,
         Precision::WinLossDraw => ScoreKind::WinLossDraw,
-        Precision::Depth(d) => ScoreKind::Depth(d),
+        Precision::Depth { depth, selectivity } => ScoreKind::Depth { depth, selectivity },
     };
     let candidates = info
         .moves
@@ -364,7 +369,7 @@ fn thinking_of(info: &Info) -> Thinking {
         .collect();
     Thinking {
         depth: match info.precision {
-            Precision::Depth(d) => d,
+            Precision::Depth { depth, .. } => depth,
             _ => info.pv.len() as u32,
         },
         best: Some(Candidate {

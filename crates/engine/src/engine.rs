@@ -8,12 +8,22 @@ use std::time::{Duration, Instant};
 
 use crate::eval::Evaluator;
 use crate::levels::Level;
+use crate::search::probcut::{NO_SELECTIVITY, SELECTIVITY_PERCENT};
 use crate::search::{Child, Pool, Searcher, Stopper, INF, NO_MOVE};
 use crate::tt::TranspositionTable;
 use crate::Board;
 
-/// Depth of the midgame search that orders the moves before an endgame solve.
-const SOLVE_PRESEARCH_DEPTH: u32 = 4;
+/// Depth of the midgame search (probcut at 73 %) that orders the moves before an endgame solve.
+const SOLVE_PRESEARCH_DEPTH: u32 = 8;
+/// From this many empties an exact or win/loss/draw solve is preceded by selective solves
+/// (probcut at the selectivities of [`SELECTIVE_SOLVES`] in turn), whose scores and best
+/// moves guide the next.
+const SELECTIVE_SOLVE_MIN_EMPTIES: u32 = 18;
+/// The selectivities of the solves before the exact one: 73 % and 87 %. More passes (up to
+/// 99 %) cost more than they saved on FFO #40-#44 (259 M nodes against 121 M).
+const SELECTIVE_SOLVES: [u8; 2] = [0, 1];
+/// The first half-width of an aspiration window around the last iteration's score.
+const ASPIRATION: i32 = 3;
 
 /// What a search may do.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -24,6 +34,10 @@ pub struct Limits {
     pub exact_empties: u32,
     /// Solve for win/loss/draw when this many squares or fewer are empty.
     pub wld_empties: u32,
+    /// Probcut selectivity of the midgame search: an index of
+    /// [`SELECTIVITY_PERCENT`] ([`NO_SELECTIVITY`] for a full-width search). Solves are
+    /// always exact.
+    pub selectivity: u8,
     /// Stop after this long (the best move so far is returned).
     pub time: Option<Duration>,
     /// Stop after about this many nodes.
@@ -39,6 +53,7 @@ impl Limits {
             depth: s.depth,
             exact_empties: s.exact_empties,
             wld_empties: s.wld_empties,
+            selectivity: s.selectivity,
             time: None,
             nodes: None,
         }
@@ -51,6 +66,7 @@ impl Limits {
             depth: 60,
             exact_empties: 64,
             wld_empties: 64,
+            selectivity: NO_SELECTIVITY,
             time: None,
             nodes: None,
         }
@@ -73,8 +89,9 @@ pub enum Precision {
     Exact,
     /// Only the sign is proven.
     WinLossDraw,
-    /// An estimate from a midgame search this deep.
-    Depth(u32),
+    /// An estimate from a search this deep, whose cuts were right with probability
+    /// `selectivity` (%, 100 for a full-width search).
+    Depth { depth: u32, selectivity: u8 },
 }
 
 /// A root move and its score: exact within its precision, or (when `bound` is set) an upper
@@ -242,7 +259,10 @@ impl Engine {
 fn fallback(board: Board, mask: u64) -> Info {
     let sq = (board.moves() & mask).trailing_zeros() as u8;
     Info {
-        precision: Precision::Depth(0),
+        precision: Precision::Depth {
+            depth: 0,
+            selectivity: 100,
+        },
         best: sq,
         score: 0,
         pv: vec![sq],
@@ -266,8 +286,9 @@ fn iterate(
     let solve_exact = empties <= limits.exact_empties;
     let solve_wld = !solve_exact && empties <= limits.wld_empties;
     let mid_depth = if solve_exact || solve_wld {
-        // A short midgame search first, to order the moves of the solve. Deeper presearches
-        // did not pay for themselves with the hand-made evaluation (FFO #34-#42).
+        // A short selective midgame search first, to order the moves of the solve and centre
+        // its first window (depth 8 against 4: FFO #40-#44 112 M nodes against 120 M,
+        // #45-#48 830 M against 1,024 M).
         limits
             .depth
             .min(empties.saturating_sub(8))
@@ -277,6 +298,14 @@ fn iterate(
     };
     let mut prev: Option<i32> = None;
     let mut depth = 1;
+    // The presearch of a solve prunes with probcut at the lowest selectivity: its only use is
+    // to order the moves and centre the first window.
+    s.selectivity = if solve_exact || solve_wld {
+        0
+    } else {
+        limits.selectivity.min(NO_SELECTIVITY)
+    };
+    let percent = SELECTIVITY_PERCENT[usize::from(s.selectivity)];
     while depth <= mid_depth {
         // With a time limit, an iteration started after half of it would rarely finish.
         if depth > 1 && limits.time.is_some_and(|t| started.elapsed() * 2 > t) {
@@ -286,10 +315,30 @@ fn iterate(
             return;
         };
         prev = Some(r.score);
-        report(&info(s, board, r, Precision::Depth(depth), started));
+        let precision = Precision::Depth {
+            depth,
+            selectivity: percent,
+        };
+        report(&info(s, board, r, precision, started));
         depth += 1;
     }
     if solve_exact || solve_wld {
+        if empties >= SELECTIVE_SOLVE_MIN_EMPTIES {
+            // Selective solves first: each one's score and moves guide the next.
+            for selectivity in SELECTIVE_SOLVES {
+                s.selectivity = selectivity;
+                let Some(r) = root(s, board, Mode::Exact, prev, false) else {
+                    return;
+                };
+                prev = Some(r.score);
+                let precision = Precision::Depth {
+                    depth: empties,
+                    selectivity: SELECTIVITY_PERCENT[usize::from(selectivity)],
+                };
+                report(&info(s, board, r, precision, started));
+            }
+        }
+        s.selectivity = NO_SELECTIVITY;
         let mode = if solve_exact { Mode::Exact } else { Mode::Wld };
         if let Some(r) = root(s, board, mode, prev, all_exact) {
             let precision = if solve_exact {
@@ -301,6 +350,7 @@ fn iterate(
         }
     } else if mid_depth < limits.depth {
         // The search reached the end of the game before its depth: solve it.
+        s.selectivity = NO_SELECTIVITY;
         if let Some(r) = root(s, board, Mode::Exact, prev, all_exact) {
             report(&info(s, board, r, Precision::Exact, started));
         }
@@ -349,16 +399,21 @@ fn root(
         Mode::Wld => (-1, 1),
         _ => (-INF, INF),
     };
+    let mut delta = ASPIRATION;
     let mut window = match (mode, prev) {
-        (Mode::Midgame(_), Some(p)) if !all_exact => ((p - 3).max(lo), (p + 3).min(hi)),
+        (Mode::Midgame(_) | Mode::Exact, Some(p)) if !all_exact => {
+            ((p - delta).max(lo), (p + delta).min(hi))
+        }
         _ => (lo, hi),
     };
     loop {
         let r = root_window(s, board, mode, &list, window.0, window.1, all_exact)?;
+        // A failed window widens on its failing side, twice as far each time.
+        delta *= 2;
         if r.score <= window.0 && window.0 > lo {
-            window = (lo, window.1.max(r.score + 1).min(hi));
+            window = ((r.score - delta).max(lo), window.1.max(r.score + 1).min(hi));
         } else if r.score >= window.1 && window.1 < hi {
-            window = (window.0.min(r.score - 1).max(lo), hi);
+            window = (window.0.min(r.score - 1).max(lo), (r.score + delta).min(hi));
         } else {
             return Some(r);
         }

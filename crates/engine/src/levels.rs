@@ -1,5 +1,6 @@
-//! Levels 1–60, in the manner of Edax and Egaroucid: each a midgame depth and the number of
-//! empty squares from which the endgame is solved exactly, with names for the terminal game.
+//! Levels 1–60, in the manner of Edax and Egaroucid: each a midgame depth, the selectivity
+//! of its probcut, and the number of empty squares from which the endgame is solved exactly,
+//! with names for the terminal game.
 
 use std::fmt;
 
@@ -17,6 +18,17 @@ pub struct LevelSpec {
     /// From this many empty squares on, the endgame is solved for win/loss/draw (at least
     /// `exact_empties`).
     pub wld_empties: u32,
+    /// Probcut selectivity of the midgame search, an index of
+    /// [`SELECTIVITY_PERCENT`](crate::search::probcut::SELECTIVITY_PERCENT).
+    pub selectivity: u8,
+}
+
+impl LevelSpec {
+    /// The share of probcut cuts expected to be right, in % (100: full width).
+    #[must_use]
+    pub fn selectivity_percent(&self) -> u8 {
+        crate::search::probcut::SELECTIVITY_PERCENT[usize::from(self.selectivity)]
+    }
 }
 
 impl Level {
@@ -86,10 +98,18 @@ impl Level {
         } else {
             exact
         };
+        // Shallow levels search full width; from level 10 the midgame prunes with probcut at
+        // 73 % (as Edax's levels do), which reaches the depth in a fraction of the time.
+        let selectivity = if (10..60).contains(&n) {
+            0
+        } else {
+            crate::search::probcut::NO_SELECTIVITY
+        };
         LevelSpec {
             depth: n,
             exact_empties: exact,
             wld_empties: wld,
+            selectivity,
         }
     }
 }

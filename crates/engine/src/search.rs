@@ -7,6 +7,7 @@
 mod endgame;
 mod order;
 mod parallel;
+pub mod probcut;
 
 pub(crate) use parallel::Child;
 pub use parallel::Pool;
@@ -52,6 +53,9 @@ pub struct Searcher<'a> {
     pub(crate) split_aborts: Vec<std::sync::Arc<AtomicBool>>,
     /// Whether `stopped` came from the caller (flag, time, nodes) rather than a split's cutoff.
     pub(crate) stopped_for_good: bool,
+    /// The probcut selectivity (an index of [`probcut::SELECTIVITY_PERCENT`]);
+    /// [`probcut::NO_SELECTIVITY`] searches full width.
+    pub(crate) selectivity: u8,
 }
 
 /// The final score of a finished game for the player: disc difference with the empty squares
@@ -91,6 +95,7 @@ impl<'a> Searcher<'a> {
             pool: None,
             split_aborts: Vec::new(),
             stopped_for_good: false,
+            selectivity: probcut::NO_SELECTIVITY,
         }
     }
 
@@ -151,11 +156,19 @@ impl<'a> Searcher<'a> {
         let mut hash_move = NO_MOVE;
         if let Some(e) = self.tt.probe(key) {
             hash_move = e.best;
-            if u32::from(e.depth) >= depth {
+            if u32::from(e.depth) >= depth && e.selectivity >= self.selectivity {
                 match e.apply(alpha, beta) {
                     Ok(v) => return v,
                     Err(window) => (alpha, beta) = window,
                 }
+            }
+        }
+        if self.selectivity < probcut::NO_SELECTIVITY && depth >= probcut::MIDGAME_MIN_DEPTH {
+            if let Some(v) = self.probcut(b, Some(depth), empties, alpha, beta) {
+                return v;
+            }
+            if self.stopped {
+                return 0;
             }
         }
         let list = self.order_midgame(b, moves, hash_move, depth);
@@ -190,7 +203,7 @@ impl<'a> Searcher<'a> {
                 lower: lower.clamp(-64, 64) as i8,
                 upper: upper.clamp(-64, 64) as i8,
                 depth,
-                selectivity: 0,
+                selectivity: self.selectivity,
                 best: mv,
             },
         );
@@ -234,7 +247,9 @@ impl<'a> Searcher<'a> {
     pub fn solved(&self, b: Board) -> Option<i32> {
         self.tt
             .probe(tt::hash(b))
-            .filter(|e| e.depth == SOLVED && e.lower == e.upper)
+            .filter(|e| {
+                e.depth == SOLVED && e.selectivity == probcut::NO_SELECTIVITY && e.lower == e.upper
+            })
             .map(|e| i32::from(e.lower))
     }
 }

@@ -37,7 +37,11 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
 
 fn precision_text(p: Precision) -> String {
     match p {
-        Precision::Depth(d) => format!("depth {d}"),
+        Precision::Depth {
+            depth,
+            selectivity: 100,
+        } => format!("depth {depth}"),
+        Precision::Depth { depth, selectivity } => format!("depth {depth}@{selectivity}%"),
         Precision::Exact => "exact".into(),
         Precision::WinLossDraw => "win/loss/draw".into(),
     }

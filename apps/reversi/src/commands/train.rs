@@ -3,6 +3,7 @@
 mod data;
 mod duel;
 mod measure;
+mod probcut;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -63,6 +64,9 @@ pub enum TrainCommand {
     /// Pattern evaluation against the hand-made one at equal depth on XOT openings, each
     /// opening played with both colours.
     Match(duel::DuelArgs),
+    /// Deviations of probcut's shallow searches from deep searches and exact scores, and
+    /// their linear fits (the engine's probcut constants).
+    Probcut(probcut::ProbcutArgs),
     /// The rate of best moves (by the file's exact scores) of a fixed-depth midgame search.
     Bestmove {
         /// OBF files.
@@ -129,6 +133,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
         }
         TrainCommand::Selfplay(a) => duel::selfplay(&a)?,
         TrainCommand::Fit(a) => run_fit(&a)?,
+        TrainCommand::Probcut(a) => probcut::run(&a)?,
         TrainCommand::Mae {
             data,
             weights,

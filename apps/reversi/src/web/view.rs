@@ -191,7 +191,7 @@ impl CandidateView {
             kind: c.kind.to_string(),
             exact: c.kind == ScoreKind::Exact && !c.upper_bound,
             depth: match c.kind {
-                ScoreKind::Depth(d) | ScoreKind::Points(d) => Some(d),
+                ScoreKind::Depth { depth: d, .. } | ScoreKind::Points(d) => Some(d),
                 _ => None,
             },
         }

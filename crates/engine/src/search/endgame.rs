@@ -3,6 +3,7 @@
 //! negascout with the transposition table.
 
 use super::parallel::Child;
+use super::probcut;
 use super::{final_score, Searcher, INF, NO_MOVE};
 use crate::tt::{self, SOLVED};
 use crate::{flip, stability, Board};
@@ -135,7 +136,7 @@ impl Searcher<'_> {
         if use_tt {
             if let Some(e) = self.tt.probe(key) {
                 hash_move = e.best;
-                if e.depth == SOLVED {
+                if e.depth == SOLVED && e.selectivity >= self.selectivity {
                     match e.apply(alpha, beta) {
                         Ok(v) => return v,
                         Err(window) => (alpha, beta) = window,
@@ -155,6 +156,14 @@ impl Searcher<'_> {
                 }
             }
         }
+        if self.selectivity < probcut::NO_SELECTIVITY && n >= probcut::ENDGAME_MIN_EMPTIES {
+            if let Some(v) = self.probcut(b, None, n, alpha, beta) {
+                return v;
+            }
+            if self.stopped {
+                return 0;
+            }
+        }
         let list = if n >= ORDER_MIN {
             self.order_endgame(b, moves, hash_move, n)
         } else {
@@ -165,7 +174,10 @@ impl Searcher<'_> {
             for &(sq, flips) in &list {
                 let child = b.make(u32::from(sq), flips);
                 if let Some(e) = self.tt.probe(tt::hash(child)) {
-                    if e.depth == SOLVED && -i32::from(e.upper) >= beta {
+                    if e.depth == SOLVED
+                        && e.selectivity >= self.selectivity
+                        && -i32::from(e.upper) >= beta
+                    {
                         return -i32::from(e.upper);
                     }
                 }

@@ -179,6 +179,7 @@ impl<'a> Searcher<'a> {
         });
         let abort = Arc::new(AtomicBool::new(false));
         let (tt, eval, mask, shared_nodes) = (self.tt, self.eval, self.mask, self.shared_nodes);
+        let selectivity = self.selectivity;
         let (flag, deadline, node_limit) = (
             self.stopper.flag,
             self.stopper.deadline,
@@ -194,6 +195,7 @@ impl<'a> Searcher<'a> {
                 };
                 let mut helper = Searcher::new(tt, eval, mask, &stopper, shared_nodes);
                 helper.pool = Some(pool);
+                helper.selectivity = selectivity;
                 work(&mut helper, b, list, child, beta, &next, &shared, &abort);
                 // The helper is free again as soon as the list runs dry.
                 pool.release();

@@ -178,3 +178,84 @@ fn stop_flag_interrupts() {
     assert!(s.stopped);
     assert!(s.nodes <= 4096);
 }
+
+#[test]
+fn selective_bounds_do_not_cut_an_exact_search() {
+    // A table entry from a selective solve claiming a false value: a full-width solve must
+    // not take it, a solve at that selectivity may.
+    let eval = HandEval::new(8);
+    let flag = AtomicBool::new(false);
+    let stopper = Stopper {
+        flag: &flag,
+        halt: None,
+        deadline: None,
+        node_limit: None,
+    };
+    let mut rng = Rng(0x7373_0000_1111_2222);
+    for _ in 0..30 {
+        let b = random_position(&mut rng, u64::MAX, Board::START, 10);
+        if b.moves() == 0 {
+            continue;
+        }
+        let want = naive(b, u64::MAX);
+        let wrong = if want > 0 { -64 } else { 64 };
+        let poisoned = || {
+            let tt = TranspositionTable::new(1);
+            tt.store(
+                tt::hash(b),
+                Entry {
+                    lower: wrong as i8,
+                    upper: wrong as i8,
+                    depth: SOLVED,
+                    selectivity: 0,
+                    best: NO_MOVE,
+                },
+            );
+            tt
+        };
+        let tt = poisoned();
+        let mut s = searcher(&tt, &eval, &stopper, u64::MAX);
+        assert_eq!(s.solve(b, -INF, INF), want, "{b:?}");
+        let tt = poisoned();
+        let mut s = searcher(&tt, &eval, &stopper, u64::MAX);
+        s.selectivity = 0;
+        assert_eq!(s.solve(b, -INF, INF), wrong);
+        assert_eq!(s.solved(b), None, "a selective value is not a solved one");
+    }
+}
+
+#[test]
+fn probcut_prunes_and_stays_close() {
+    // Selective searches visit fewer nodes than full-width ones of the same depth and land
+    // near their values on average.
+    let eval = crate::pattern::default_evaluator(u64::MAX);
+    let flag = AtomicBool::new(false);
+    let stopper = Stopper {
+        flag: &flag,
+        halt: None,
+        deadline: None,
+        node_limit: None,
+    };
+    let mut rng = Rng(0x00dd_ba11_5eed_0042);
+    let (mut full_nodes, mut sel_nodes, mut diff) = (0, 0, 0);
+    let n = 20;
+    for _ in 0..n {
+        let b = random_position(&mut rng, u64::MAX, Board::START, 40);
+        let tt = TranspositionTable::new(4);
+        let mut s = Searcher::new(&tt, eval.as_ref(), u64::MAX, &stopper, None);
+        let full = s.pvs(b, 8, -INF, INF);
+        full_nodes += s.nodes;
+        let tt = TranspositionTable::new(4);
+        let mut s = Searcher::new(&tt, eval.as_ref(), u64::MAX, &stopper, None);
+        s.selectivity = 0;
+        let sel = s.pvs(b, 8, -INF, INF);
+        sel_nodes += s.nodes;
+        diff += (full - sel).abs();
+    }
+    assert!(sel_nodes * 2 < full_nodes, "{sel_nodes} vs {full_nodes}");
+    assert!(
+        diff <= 3 * n,
+        "mean difference {}",
+        diff as f64 / f64::from(n)
+    );
+}

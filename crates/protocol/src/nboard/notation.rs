@@ -30,14 +30,18 @@ pub fn line_text(moves: &[Move]) -> String {
     moves.iter().map(|&m| move_text(m)).collect()
 }
 
-/// The depth field of a `search` reply: the midgame depth, `100%` for an exact solve, `100%W`
-/// for a win/loss/draw solve.
+/// The depth field of a `search` reply: the midgame depth (`14@73%` when probcut pruned),
+/// `100%` for an exact solve, `100%W` for a win/loss/draw solve.
 #[must_use]
 pub fn depth_text(precision: Precision) -> String {
     match precision {
         Precision::Exact => "100%".into(),
         Precision::WinLossDraw => "100%W".into(),
-        Precision::Depth(d) => d.to_string(),
+        Precision::Depth {
+            depth,
+            selectivity: 100,
+        } => depth.to_string(),
+        Precision::Depth { depth, selectivity } => format!("{depth}@{selectivity}%"),
     }
 }
 
@@ -134,8 +138,10 @@ mod tests {
     fn depths_and_evals() {
         assert_eq!(depth_text(Precision::Exact), "100%");
         assert_eq!(depth_text(Precision::WinLossDraw), "100%W");
-        assert_eq!(depth_text(Precision::Depth(7)), "7");
-        assert_eq!(eval_text(-4, Precision::Depth(3)), "-4.00");
+        let depth = |depth, selectivity| Precision::Depth { depth, selectivity };
+        assert_eq!(depth_text(depth(7, 100)), "7");
+        assert_eq!(depth_text(depth(14, 73)), "14@73%");
+        assert_eq!(eval_text(-4, depth(3, 100)), "-4.00");
         assert_eq!(eval_text(12, Precision::WinLossDraw), "1.00");
         assert_eq!(eval_text(0, Precision::Exact), "0.00");
     }

@@ -7,6 +7,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use reversi_engine::engine::{Engine, Limits};
+use reversi_engine::search::probcut::NO_SELECTIVITY;
 use reversi_engine::Board;
 
 use crate::commands::perft::format_rate;
@@ -36,7 +37,8 @@ fn walk(seed: u64, plies: u32) -> Board {
     b
 }
 
-/// The bench set: midgame positions at fixed depths, endgames solved exactly.
+/// The bench set: midgame positions at fixed depths (full width, and with probcut at 73 %),
+/// endgames solved exactly.
 fn positions() -> Vec<(Board, Limits, &'static str)> {
     let mut out = Vec::new();
     for (i, plies) in [10u32, 16, 20, 24, 28, 32].into_iter().enumerate() {
@@ -44,10 +46,22 @@ fn positions() -> Vec<(Board, Limits, &'static str)> {
             depth: 11,
             exact_empties: 0,
             wld_empties: 0,
+            selectivity: NO_SELECTIVITY,
             time: None,
             nodes: None,
         };
         out.push((walk(0x5151 + i as u64, plies), limits, "depth 11"));
+    }
+    for (i, plies) in [12u32, 22, 30].into_iter().enumerate() {
+        let limits = Limits {
+            depth: 15,
+            exact_empties: 0,
+            wld_empties: 0,
+            selectivity: 0,
+            time: None,
+            nodes: None,
+        };
+        out.push((walk(0x7373 + i as u64, plies), limits, "15@73%"));
     }
     for (i, plies) in [38u32, 40, 41, 42].into_iter().enumerate() {
         out.push((walk(0xe0e0 + i as u64, plies), Limits::exact(), "exact"));

@@ -305,9 +305,8 @@ fn computer_choice(c: &mut Computer, game: &Game, started: Instant) -> Choice {
     let (mv, eval) = match decision {
         Some(d) => {
             let eval = d.thinking.best.as_ref().and_then(|b| match b.kind {
-                reversi_engine::ai::ScoreKind::Exact | reversi_engine::ai::ScoreKind::Depth(_) => {
-                    Some(f64::from(b.score))
-                }
+                reversi_engine::ai::ScoreKind::Exact
+                | reversi_engine::ai::ScoreKind::Depth { .. } => Some(f64::from(b.score)),
                 _ => None,
             });
             (d.mv, eval)

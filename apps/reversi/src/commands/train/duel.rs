@@ -101,6 +101,7 @@ fn midgame(depth: u32) -> Limits {
         depth,
         exact_empties: 0,
         wld_empties: 0,
+        selectivity: reversi_engine::search::probcut::NO_SELECTIVITY,
         time: None,
         nodes: None,
     }

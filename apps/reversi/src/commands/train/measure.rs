@@ -130,6 +130,7 @@ pub fn bestmove(files: &[PathBuf], depth: u32, weights: Option<&Path>) -> anyhow
         depth,
         exact_empties: 0,
         wld_empties: 0,
+        selectivity: reversi_engine::search::probcut::NO_SELECTIVITY,
         time: None,
         nodes: None,
     };
