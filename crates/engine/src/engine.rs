@@ -231,25 +231,32 @@ impl Engine {
             node_limit: limits.nodes,
         };
         let tt = &*self.tt;
-        let pool = Pool::new(self.threads - 1);
-        let mut s = Searcher::new(tt, eval, mask, &stopper, Some(&shared_nodes));
-        s.pool = Some(&pool);
+        let pool = Pool::new();
         let mut last = None;
-        iterate(
-            &mut s,
-            board,
-            limits,
-            all_exact,
-            started,
-            &mut |info: &Info| {
-                let mut info = info.clone();
-                info.nodes = info.nodes.max(shared_nodes.load(Ordering::Relaxed));
-                progress(&info);
-                last = Some(info);
-            },
-        );
+        let nodes = std::thread::scope(|scope| {
+            for _ in 1..self.threads {
+                scope.spawn(|| pool.helper(tt, eval, mask, &stopper, Some(&shared_nodes)));
+            }
+            let mut s = Searcher::new(tt, eval, mask, &stopper, Some(&shared_nodes));
+            s.pool = Some(&pool);
+            iterate(
+                &mut s,
+                board,
+                limits,
+                all_exact,
+                started,
+                &mut |info: &Info| {
+                    let mut info = info.clone();
+                    info.nodes = info.nodes.max(shared_nodes.load(Ordering::Relaxed));
+                    progress(&info);
+                    last = Some(info);
+                },
+            );
+            pool.quit();
+            s.nodes
+        });
         let mut info = last.unwrap_or_else(|| fallback(board, mask));
-        info.nodes = s.nodes;
+        info.nodes = nodes;
         info.elapsed = started.elapsed();
         Some(info)
     }

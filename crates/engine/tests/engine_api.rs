@@ -64,6 +64,10 @@ fn exact_scores_do_not_depend_on_the_table_or_threads() {
         assert_eq!(a.precision, Precision::Exact);
         assert_eq!(a.score, c.score, "{b:?}");
         assert_eq!(a.score, d.score, "{b:?}");
+        // Every root move is reported, whichever thread searched it.
+        let legal = b.moves().count_ones() as usize;
+        assert_eq!(a.moves.len(), legal, "{b:?}");
+        assert_eq!(d.moves.len(), legal, "{b:?}");
         // Win/loss/draw agrees with the sign of the exact score.
         let w = with_table
             .search(b, u64::MAX, &Limits::wld(), &stop, &mut |_| {})
@@ -87,6 +91,39 @@ fn exact_scores_do_not_depend_on_the_table_or_threads() {
                 .score
         };
         assert_eq!(after, a.score, "{b:?}");
+    }
+}
+
+#[test]
+fn selective_solves_end_exact_with_one_or_two_threads() {
+    // From 18 empties a solve runs selective passes first; the final answer is exact and the
+    // same on one and two threads.
+    let stop = AtomicBool::new(false);
+    let one = Engine::new(16, 1);
+    let two = Engine::new(16, 2);
+    for b in positions(6, 20, 0x5e1e) {
+        if b.moves() == 0 {
+            continue;
+        }
+        let mut precisions = Vec::new();
+        let a = one
+            .search(b, u64::MAX, &Limits::exact(), &stop, &mut |i| {
+                precisions.push(i.precision);
+            })
+            .unwrap();
+        let d = two
+            .search(b, u64::MAX, &Limits::exact(), &stop, &mut |_| {})
+            .unwrap();
+        assert_eq!(a.precision, Precision::Exact);
+        assert_eq!(a.score, d.score, "{b:?}");
+        assert!(precisions.contains(&Precision::Depth {
+            depth: 20,
+            selectivity: 73
+        }));
+        let w = two
+            .search(b, u64::MAX, &Limits::wld(), &stop, &mut |_| {})
+            .unwrap();
+        assert_eq!(w.score.signum(), a.score.signum(), "{b:?}");
     }
 }
 

@@ -1,41 +1,151 @@
 //! Parallel search of a node's younger brothers, in the manner of YBWC: once a node's first
-//! move has been searched, an idle helper thread from the pool joins the search of the other
-//! moves, both threads taking moves from a shared list under a shared bound. A cutoff found by
-//! either ends the split.
+//! move has been searched, idle threads join the search of the other moves, all taking moves
+//! from a shared list under a shared bound. A cutoff found by any ends the split.
+//!
+//! The helper threads live as long as a search. An idle one spins on the pool's queue of
+//! splits; a thread whose own moves are done while a helper still works on the split's last
+//! move helps with the splits below it ("helpful master") instead of waiting idle.
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use super::{Searcher, Stopper};
+use crate::eval::Evaluator;
+use crate::tt::TranspositionTable;
 use crate::Board;
 
-/// The helper threads a search may use beyond its own.
+/// The splits waiting for helpers, and how many threads are idle.
+#[derive(Default)]
 pub struct Pool {
-    busy: AtomicUsize,
-    capacity: usize,
+    queue: Mutex<VecDeque<Arc<Split>>>,
+    /// Splits in the queue (read without the lock by spinning threads).
+    queued: AtomicUsize,
+    /// Threads waiting for work: helpers between splits and masters waiting for theirs.
+    idle: AtomicUsize,
+    quit: AtomicBool,
+}
+
+/// A node whose remaining moves are shared between threads.
+struct Split {
+    board: Board,
+    list: Vec<(u8, u64)>,
+    child: Child,
+    beta: i32,
+    selectivity: u8,
+    next: AtomicUsize,
+    shared: Mutex<Shared>,
+    /// Set by a cutoff (or a stop): every thread leaves the split.
+    abort: Arc<AtomicBool>,
+    /// The abort flags of this split and of the splits it lies within.
+    aborts: Vec<Arc<AtomicBool>>,
+    /// Taken by a helper, or withdrawn by its master.
+    claimed: AtomicBool,
+    /// Helpers working on it, and the nodes they searched.
+    working: AtomicUsize,
+    helper_nodes: AtomicU64,
 }
 
 impl Pool {
-    /// A pool of `helpers` threads (0 disables splitting).
     #[must_use]
-    pub fn new(helpers: usize) -> Pool {
-        Pool {
-            busy: AtomicUsize::new(0),
-            capacity: helpers,
+    pub fn new() -> Pool {
+        Pool::default()
+    }
+
+    fn post(&self, split: Arc<Split>) {
+        let mut q = self
+            .queue
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        q.push_back(split);
+        self.queued.store(q.len(), Ordering::Release);
+    }
+
+    /// Takes a queued split that `accept` allows, marking it claimed and worked on.
+    fn take(&self, accept: impl Fn(&Split) -> bool) -> Option<Arc<Split>> {
+        if self.queued.load(Ordering::Acquire) == 0 {
+            return None;
         }
+        let mut q = self
+            .queue
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        // Withdrawn splits are dropped on the way.
+        q.retain(|s| !s.claimed.load(Ordering::Acquire));
+        let i = q.iter().position(|s| accept(s));
+        let taken = i.and_then(|i| q.remove(i));
+        self.queued.store(q.len(), Ordering::Release);
+        drop(q);
+        let split = taken?;
+        split.working.fetch_add(1, Ordering::AcqRel);
+        if split
+            .claimed
+            .compare_exchange(false, true, Ordering::AcqRel, Ordering::Acquire)
+            .is_err()
+        {
+            split.working.fetch_sub(1, Ordering::AcqRel);
+            return None;
+        }
+        Some(split)
     }
 
-    fn try_acquire(&self) -> bool {
-        self.busy
-            .fetch_update(Ordering::AcqRel, Ordering::Relaxed, |b| {
-                (b < self.capacity).then_some(b + 1)
-            })
-            .is_ok()
+    /// Ends the helpers' loops (at the end of a search).
+    pub fn quit(&self) {
+        self.quit.store(true, Ordering::Release);
     }
 
-    fn release(&self) {
-        self.busy.fetch_sub(1, Ordering::AcqRel);
+    /// A helper thread's life: take splits and search them until [`Pool::quit`].
+    pub fn helper(
+        &self,
+        tt: &TranspositionTable,
+        eval: &dyn Evaluator,
+        mask: u64,
+        stopper: &Stopper<'_>,
+        shared_nodes: Option<&AtomicU64>,
+    ) {
+        let mut spins = 0u32;
+        self.idle.fetch_add(1, Ordering::AcqRel);
+        while !self.quit.load(Ordering::Acquire) {
+            if let Some(split) = self.take(|_| true) {
+                self.idle.fetch_sub(1, Ordering::AcqRel);
+                run_split(self, tt, eval, mask, stopper, shared_nodes, &split);
+                self.idle.fetch_add(1, Ordering::AcqRel);
+                spins = 0;
+            } else {
+                idle_wait(&mut spins);
+            }
+        }
+        self.idle.fetch_sub(1, Ordering::AcqRel);
     }
+}
+
+/// Waits a moment: spinning first, then yielding the core.
+fn idle_wait(spins: &mut u32) {
+    *spins += 1;
+    if *spins < 1 << 12 {
+        std::hint::spin_loop();
+    } else {
+        std::thread::yield_now();
+    }
+}
+
+/// Searches a claimed split's moves with a searcher of its own, then reports.
+fn run_split(
+    pool: &Pool,
+    tt: &TranspositionTable,
+    eval: &dyn Evaluator,
+    mask: u64,
+    stopper: &Stopper<'_>,
+    shared_nodes: Option<&AtomicU64>,
+    split: &Split,
+) {
+    let mut s = Searcher::new(tt, eval, mask, stopper, shared_nodes);
+    s.pool = Some(pool);
+    s.selectivity = split.selectivity;
+    s.split_aborts.clone_from(&split.aborts);
+    work(&mut s, split);
+    split.helper_nodes.fetch_add(s.nodes, Ordering::AcqRel);
+    split.working.fetch_sub(1, Ordering::AcqRel);
 }
 
 /// How the children of a node are searched.
@@ -128,7 +238,7 @@ impl<'a> Searcher<'a> {
         }
         if split && list.len() >= 3 {
             if let Some(pool) = self.pool {
-                if pool.try_acquire() {
+                if pool.idle.load(Ordering::Relaxed) > 0 {
                     return self.split(pool, b, list, child, alpha, beta, best, best_move);
                 }
             }
@@ -170,98 +280,116 @@ impl<'a> Searcher<'a> {
         best: i32,
         best_move: u8,
     ) -> (i32, u8, Vec<(u8, i32, bool)>) {
-        let next = AtomicUsize::new(1);
-        let shared = Mutex::new(Shared {
-            best,
-            best_move,
-            alpha,
-            results: Vec::new(),
-        });
         let abort = Arc::new(AtomicBool::new(false));
-        let (tt, eval, mask, shared_nodes) = (self.tt, self.eval, self.mask, self.shared_nodes);
-        let selectivity = self.selectivity;
-        let (flag, deadline, node_limit) = (
-            self.stopper.flag,
-            self.stopper.deadline,
-            self.stopper.node_limit,
-        );
-        let helper_nodes = std::thread::scope(|scope| {
-            let handle = scope.spawn(|| {
-                let stopper = Stopper {
-                    flag,
-                    halt: Some(&abort),
-                    deadline,
-                    node_limit,
-                };
-                let mut helper = Searcher::new(tt, eval, mask, &stopper, shared_nodes);
-                helper.pool = Some(pool);
-                helper.selectivity = selectivity;
-                work(&mut helper, b, list, child, beta, &next, &shared, &abort);
-                // The helper is free again as soon as the list runs dry.
-                pool.release();
-                helper.nodes
-            });
-            self.split_aborts.push(abort.clone());
-            work(self, b, list, child, beta, &next, &shared, &abort);
-            self.split_aborts.pop();
-            // A cutoff in this split stopped only this split's work.
-            if self.stopped && !self.stopped_for_good {
-                self.stopped = self.split_aborts.iter().any(|a| a.load(Ordering::Relaxed));
-            }
-            handle.join().unwrap_or(0)
+        let mut aborts = self.split_aborts.clone();
+        aborts.push(abort.clone());
+        let split = Arc::new(Split {
+            board: b,
+            list: list.to_vec(),
+            child,
+            beta,
+            selectivity: self.selectivity,
+            next: AtomicUsize::new(1),
+            shared: Mutex::new(Shared {
+                best,
+                best_move,
+                alpha,
+                results: Vec::new(),
+            }),
+            abort: abort.clone(),
+            aborts,
+            claimed: AtomicBool::new(false),
+            working: AtomicUsize::new(0),
+            helper_nodes: AtomicU64::new(0),
         });
-        self.nodes += helper_nodes;
-        let s = shared
-            .into_inner()
+        pool.post(split.clone());
+        self.split_aborts.push(abort.clone());
+        work(self, &split);
+        self.split_aborts.pop();
+        // Withdraw the split if no helper took it; else help below it until the helpers
+        // are done.
+        if split
+            .claimed
+            .compare_exchange(false, true, Ordering::AcqRel, Ordering::Acquire)
+            .is_err()
+        {
+            let mut spins = 0u32;
+            pool.idle.fetch_add(1, Ordering::AcqRel);
+            while split.working.load(Ordering::Acquire) != 0 {
+                let below = |s: &Split| s.aborts.iter().any(|a| Arc::ptr_eq(a, &abort));
+                if let Some(inner) = pool.take(below) {
+                    pool.idle.fetch_sub(1, Ordering::AcqRel);
+                    run_split(
+                        pool,
+                        self.tt,
+                        self.eval,
+                        self.mask,
+                        self.stopper,
+                        self.shared_nodes,
+                        &inner,
+                    );
+                    pool.idle.fetch_add(1, Ordering::AcqRel);
+                    spins = 0;
+                } else {
+                    idle_wait(&mut spins);
+                }
+            }
+            pool.idle.fetch_sub(1, Ordering::AcqRel);
+        }
+        // A cutoff in this split stopped only this split's work.
+        if self.stopped && !self.stopped_for_good {
+            self.stopped = self.split_aborts.iter().any(|a| a.load(Ordering::Relaxed));
+        }
+        self.nodes += split.helper_nodes.load(Ordering::Acquire);
+        let mut s = split
+            .shared
+            .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        (s.best, s.best_move, s.results)
+        (s.best, s.best_move, std::mem::take(&mut s.results))
     }
 }
 
 /// One thread's part of a split: take the next move, search it under the shared bound,
 /// publish the result.
-#[allow(clippy::too_many_arguments)]
-fn work(
-    s: &mut Searcher<'_>,
-    b: Board,
-    list: &[(u8, u64)],
-    child: Child,
-    beta: i32,
-    next: &AtomicUsize,
-    shared: &Mutex<Shared>,
-    abort: &AtomicBool,
-) {
+fn work(s: &mut Searcher<'_>, split: &Split) {
     loop {
-        if abort.load(Ordering::Relaxed) {
+        if split.abort.load(Ordering::Relaxed) {
             return;
         }
-        let i = next.fetch_add(1, Ordering::Relaxed);
-        let Some(&(sq, flips)) = list.get(i) else {
+        let i = split.next.fetch_add(1, Ordering::Relaxed);
+        let Some(&(sq, flips)) = split.list.get(i) else {
             return;
         };
-        let alpha = shared
+        let alpha = split
+            .shared
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .alpha;
-        let c = b.make(u32::from(sq), flips);
-        let mut v = s.child_value(child, c, alpha, alpha + 1);
-        if v > alpha && v < beta && !s.stopped {
-            v = s.child_value(child, c, v, beta);
+        let c = split.board.make(u32::from(sq), flips);
+        let mut v = s.child_value(split.child, c, alpha, alpha + 1);
+        let bound = v <= alpha;
+        if v > alpha && v < split.beta && !s.stopped {
+            v = s.child_value(split.child, c, v, split.beta);
         }
         if s.stopped {
+            if s.stopped_for_good {
+                split.abort.store(true, Ordering::Relaxed);
+            }
             return;
         }
-        let mut st = shared
+        let mut st = split
+            .shared
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
+        st.results.push((sq, v, bound));
         if v > st.best {
             st.best = v;
             st.best_move = sq;
             if v > st.alpha {
                 st.alpha = v;
             }
-            if v >= beta {
-                abort.store(true, Ordering::Relaxed);
+            if v >= split.beta {
+                split.abort.store(true, Ordering::Relaxed);
                 return;
             }
         }
