@@ -95,6 +95,13 @@ pub struct SolveArgs {
     /// Transposition table size in MB.
     #[arg(long, default_value_t = 256)]
     pub hash_mb: usize,
+    /// With --size: store the exact value of every position within --plies plies of the
+    /// start in this file (the table the top level plays from; 4x4 and 6x6).
+    #[arg(long, requires = "size")]
+    pub store: Option<PathBuf>,
+    /// Plies from the start covered by --store.
+    #[arg(long, default_value_t = 8, requires = "store")]
+    pub plies: u32,
 }
 
 #[derive(Debug, Subcommand)]

@@ -398,6 +398,10 @@ fn level_search(
     let Ok((board, mask)) = Board::from_position(pos) else {
         return generic_level_search(pos, level, stop, progress, started);
     };
+    if let Some(t) = solved_thinking(board, mask, level) {
+        progress(&t);
+        return t;
+    }
     let limits = Limits::level(level);
     let mut report = |info: &Info| progress(&thinking_of(info));
     let info = if all_exact {
@@ -406,6 +410,40 @@ fn level_search(
         engine.search(board, mask, &limits, stop, &mut report)
     };
     info.map(|i| thinking_of(&i)).unwrap_or_default()
+}
+
+/// Every move's exact score from the solved openings the program ships (6x6), when the level
+/// would solve this position exactly and all its moves lead to stored positions.
+fn solved_thinking(board: Board, mask: u64, level: Level) -> Option<Thinking> {
+    let n = (mask & 0xff).count_ones() as u8;
+    let table = crate::solved::shipped(n)?;
+    let empties = (board.empties() & mask).count_ones();
+    if level.spec().exact_empties < empties {
+        return None;
+    }
+    let mut candidates = Vec::new();
+    let mut m = board.moves() & mask;
+    while m != 0 {
+        let sq = m.trailing_zeros();
+        m &= m - 1;
+        candidates.push(Candidate {
+            mv: to_move(sq as u8),
+            score: -table.value(board.play(sq))?,
+            kind: ScoreKind::Exact,
+            upper_bound: false,
+        });
+    }
+    // Best first; among equals, board order.
+    candidates.sort_by_key(|c| -c.score);
+    let best = candidates.first()?.clone();
+    Some(Thinking {
+        depth: empties,
+        pv: vec![best.mv],
+        best: Some(best),
+        candidates,
+        nodes: 0,
+        elapsed: Duration::ZERO,
+    })
 }
 
 /// A level's search over the generic rules (boards larger than 8x8, and the Reversi rule's

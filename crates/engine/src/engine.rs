@@ -292,6 +292,9 @@ fn iterate(
     let empties = (board.empties() & s.mask).count_ones();
     let solve_exact = empties <= limits.exact_empties;
     let solve_wld = !solve_exact && empties <= limits.wld_empties;
+    // Probcut's deviations were measured for the 8x8 evaluation; the smaller boards search
+    // full width (their hand-made evaluation strays much further).
+    let selective = s.mask == u64::MAX;
     let mid_depth = if solve_exact || solve_wld {
         // A short selective midgame search first, to order the moves of the solve and centre
         // its first window (depth 8 against 4: FFO #40-#44 112 M nodes against 120 M,
@@ -299,7 +302,7 @@ fn iterate(
         limits
             .depth
             .min(empties.saturating_sub(8))
-            .min(SOLVE_PRESEARCH_DEPTH)
+            .min(if selective { SOLVE_PRESEARCH_DEPTH } else { 4 })
     } else {
         limits.depth.min(empties.saturating_sub(1))
     };
@@ -307,7 +310,9 @@ fn iterate(
     let mut depth = 1;
     // The presearch of a solve prunes with probcut at the lowest selectivity: its only use is
     // to order the moves and centre the first window.
-    s.selectivity = if solve_exact || solve_wld {
+    s.selectivity = if !selective {
+        NO_SELECTIVITY
+    } else if solve_exact || solve_wld {
         0
     } else {
         limits.selectivity.min(NO_SELECTIVITY)
@@ -330,7 +335,7 @@ fn iterate(
         depth += 1;
     }
     if solve_exact || solve_wld {
-        if empties >= SELECTIVE_SOLVE_MIN_EMPTIES {
+        if selective && empties >= SELECTIVE_SOLVE_MIN_EMPTIES {
             // Selective solves first: each one's score and moves guide the next.
             for selectivity in SELECTIVE_SOLVES {
                 s.selectivity = selectivity;

@@ -21,6 +21,7 @@ pub mod mobility;
 pub mod pattern;
 pub mod perft;
 pub mod search;
+pub mod solved;
 pub mod stability;
 pub mod time;
 pub mod tt;

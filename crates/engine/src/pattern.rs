@@ -16,7 +16,7 @@ use std::sync::{Arc, OnceLock};
 use crate::eval::{neighbours, Evaluator, HandEval};
 use crate::{mobility, Board};
 
-pub use weights::{Weights, WeightsError};
+pub use weights::{crc32, Weights, WeightsError};
 
 /// Weight sets: one per four empty squares.
 pub const STAGES: usize = 15;

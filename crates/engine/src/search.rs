@@ -56,6 +56,8 @@ pub struct Searcher<'a> {
     /// The probcut selectivity (an index of [`probcut::SELECTIVITY_PERCENT`]);
     /// [`probcut::NO_SELECTIVITY`] searches full width.
     pub(crate) selectivity: u8,
+    /// The board's quadrants, for the endgame's parity ordering.
+    quadrants: [u64; 4],
 }
 
 /// The final score of a finished game for the player: disc difference with the empty squares
@@ -96,6 +98,7 @@ impl<'a> Searcher<'a> {
             split_aborts: Vec::new(),
             stopped_for_good: false,
             selectivity: probcut::NO_SELECTIVITY,
+            quadrants: endgame::quadrants((mask & 0xff).count_ones()),
         }
     }
 

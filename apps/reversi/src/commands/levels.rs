@@ -21,7 +21,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
     println!(
         "\nSelectivity: the midgame prunes moves that a shallow search (probcut) predicts to \
          fall outside the window; 73% means each such cut is right with probability 0.73, 100% \
-         a full-width search. Endgame solves are always exact."
+         a full-width search (the 4x4 and 6x6 boards always search full width). Endgame solves are always exact; on 6x6 the top level plays its first moves from stored solved values."
     );
     println!(
         "\nThe default computer player (`ai`) is level {}. Names work wherever a level does \

@@ -13,6 +13,8 @@ use reversi_engine::engine::{default_threads, Engine, Info, Limits, Precision};
 use reversi_engine::{square_bit, square_name, Board};
 use reversi_formats::obf::parse_obf;
 
+mod store;
+
 use super::perft::format_rate;
 use crate::cli::SolveArgs;
 
@@ -28,10 +30,17 @@ fn square_text(bit: u8) -> String {
 pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     let threads = args.threads.unwrap_or_else(default_threads);
     let engine = Engine::new(args.hash_mb, threads);
-    match (&args.file, args.size) {
-        (Some(file), _) => solve_file(&engine, file, args.wld),
-        (None, Some(size)) => solve_start(&engine, size, args.rules, args.wld),
-        (None, None) => anyhow::bail!("give an OBF file or --size"),
+    match (&args.file, args.size, &args.store) {
+        (None, Some(size), Some(out)) => {
+            anyhow::ensure!(
+                args.rules == Rules::Othello && !args.wld,
+                "--store solves Othello starts exactly"
+            );
+            store::run(&engine, size, args.plies, out)
+        }
+        (Some(file), _, _) => solve_file(&engine, file, args.wld),
+        (None, Some(size), None) => solve_start(&engine, size, args.rules, args.wld),
+        (None, None, _) => anyhow::bail!("give an OBF file or --size"),
     }
 }
 

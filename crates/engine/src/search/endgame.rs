@@ -21,19 +21,26 @@ const TT_MIN: u32 = 10;
 /// From this many empties the moves are ordered fastest-first rather than by parity.
 const ORDER_MIN: u32 = 7;
 
-/// The four quadrants of the 8x8 board, for parity ordering.
-const QUADRANTS: [u64; 4] = [
-    0x0000_0000_0f0f_0f0f,
-    0x0000_0000_f0f0_f0f0,
-    0x0f0f_0f0f_0000_0000,
-    0xf0f0_f0f0_0000_0000,
-];
+/// The four quadrants of a board of side `n` in the top-left corner, for parity ordering
+/// (4x4 blocks on 8x8, 3x3 on 6x6, 2x2 on 4x4).
+#[must_use]
+pub(crate) const fn quadrants(n: u32) -> [u64; 4] {
+    let h = n / 2;
+    let row: u64 = (1 << h) - 1;
+    let mut block = 0u64;
+    let mut r = 0;
+    while r < h {
+        block |= row << (8 * r);
+        r += 1;
+    }
+    [block, block << h, block << (8 * h), block << (8 * h + h)]
+}
 
 /// The empty squares in quadrants holding an odd number of empties.
 #[inline(always)]
-fn odd_quadrants(empties: u64) -> u64 {
+fn odd_quadrants(empties: u64, quadrants: &[u64; 4]) -> u64 {
     let mut odd = 0;
-    for q in QUADRANTS {
+    for &q in quadrants {
         if (empties & q).count_ones() & 1 == 1 {
             odd |= empties & q;
         }
@@ -80,7 +87,7 @@ impl Searcher<'_> {
     fn solve_shallow(&mut self, b: Board, mut alpha: i32, beta: i32, n: u32) -> i32 {
         self.nodes += 1;
         let empties = b.empties() & self.mask;
-        let odd = odd_quadrants(empties);
+        let odd = odd_quadrants(empties, &self.quadrants);
         let mut best = -INF;
         for set in [odd, empties & !odd] {
             let mut m = set;
@@ -202,7 +209,7 @@ impl Searcher<'_> {
 
     /// Moves in odd quadrants first, then the rest, each with its flips.
     fn order_parity(&self, b: Board, moves: u64) -> Vec<(u8, u64)> {
-        let odd = odd_quadrants(b.empties() & self.mask);
+        let odd = odd_quadrants(b.empties() & self.mask, &self.quadrants);
         let mut list = Vec::with_capacity(moves.count_ones() as usize);
         for set in [moves & odd, moves & !odd] {
             let mut m = set;
@@ -213,5 +220,28 @@ impl Searcher<'_> {
             }
         }
         list
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::quadrants;
+
+    #[test]
+    fn quadrants_split_each_board_in_four() {
+        assert_eq!(
+            quadrants(8),
+            [
+                0x0000_0000_0f0f_0f0f,
+                0x0000_0000_f0f0_f0f0,
+                0x0f0f_0f0f_0000_0000,
+                0xf0f0_f0f0_0000_0000
+            ]
+        );
+        for n in [4u8, 6, 8] {
+            let q = quadrants(u32::from(n));
+            assert_eq!(q[0] | q[1] | q[2] | q[3], crate::playable(n));
+            assert!(q.iter().all(|x| x.count_ones() == u32::from(n * n / 4)));
+        }
     }
 }
