@@ -62,6 +62,16 @@ fn random_position(rng: &mut Rng, mask: u64, start: Board, empties: u32) -> Boar
     }
 }
 
+/// A stopper with only the caller's flag.
+fn unlimited(flag: &AtomicBool) -> Stopper<'_> {
+    Stopper {
+        flag,
+        halt: None,
+        deadline: None,
+        node_limit: None,
+    }
+}
+
 fn searcher<'a>(
     tt: &'a TranspositionTable,
     eval: &'a HandEval,
@@ -76,12 +86,7 @@ fn solver_agrees_with_minimax_on_random_endgames() {
     let tt = TranspositionTable::new(4);
     let eval = HandEval::new(8);
     let flag = AtomicBool::new(false);
-    let stopper = Stopper {
-        flag: &flag,
-        halt: None,
-        deadline: None,
-        node_limit: None,
-    };
+    let stopper = unlimited(&flag);
     let mut rng = Rng(0x5eed_1234_abcd_0001);
     for i in 0..3000 {
         let empties = 1 + (i % 10) as u32;
@@ -113,12 +118,7 @@ fn solver_agrees_with_minimax_on_small_boards() {
     let tt = TranspositionTable::new(4);
     let eval = HandEval::new(6);
     let flag = AtomicBool::new(false);
-    let stopper = Stopper {
-        flag: &flag,
-        halt: None,
-        deadline: None,
-        node_limit: None,
-    };
+    let stopper = unlimited(&flag);
     let mut rng = Rng(0x0bad_cafe_dead_beef);
     for n in [4u8, 6] {
         let mask = playable(n);
@@ -146,12 +146,7 @@ fn four_by_four_is_solved() {
     let tt = TranspositionTable::new(4);
     let eval = HandEval::new(4);
     let flag = AtomicBool::new(false);
-    let stopper = Stopper {
-        flag: &flag,
-        halt: None,
-        deadline: None,
-        node_limit: None,
-    };
+    let stopper = unlimited(&flag);
     let mask = playable(4);
     let pos =
         reversi_core::Position::start(reversi_core::BoardSize::FOUR, reversi_core::Rules::Othello);
@@ -167,12 +162,7 @@ fn stop_flag_interrupts() {
     let tt = TranspositionTable::new(4);
     let eval = HandEval::new(8);
     let flag = AtomicBool::new(true);
-    let stopper = Stopper {
-        flag: &flag,
-        halt: None,
-        deadline: None,
-        node_limit: None,
-    };
+    let stopper = unlimited(&flag);
     let mut s = searcher(&tt, &eval, &stopper, u64::MAX);
     let _ = s.pvs(Board::START, 30, -INF, INF);
     assert!(s.stopped);
@@ -185,12 +175,7 @@ fn selective_bounds_do_not_cut_an_exact_search() {
     // not take it, a solve at that selectivity may.
     let eval = HandEval::new(8);
     let flag = AtomicBool::new(false);
-    let stopper = Stopper {
-        flag: &flag,
-        halt: None,
-        deadline: None,
-        node_limit: None,
-    };
+    let stopper = unlimited(&flag);
     let mut rng = Rng(0x7373_0000_1111_2222);
     for _ in 0..30 {
         let b = random_position(&mut rng, u64::MAX, Board::START, 10);
@@ -230,12 +215,7 @@ fn probcut_prunes_and_stays_close() {
     // near their values on average.
     let eval = crate::pattern::default_evaluator(u64::MAX);
     let flag = AtomicBool::new(false);
-    let stopper = Stopper {
-        flag: &flag,
-        halt: None,
-        deadline: None,
-        node_limit: None,
-    };
+    let stopper = unlimited(&flag);
     let mut rng = Rng(0x00dd_ba11_5eed_0042);
     let (mut full_nodes, mut sel_nodes, mut diff) = (0, 0, 0);
     let n = 20;
