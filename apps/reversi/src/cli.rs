@@ -92,8 +92,9 @@ pub struct SolveArgs {
     /// Solve for win/loss/draw only.
     #[arg(long)]
     pub wld: bool,
-    /// Transposition table size in MB.
-    #[arg(long, default_value_t = 256)]
+    /// Transposition table size in MB (1 GB: FFO #53 on 2 threads took 196 s against 239 s
+    /// with 256 MB).
+    #[arg(long, default_value_t = 1024)]
     pub hash_mb: usize,
     /// With --size: store the exact value of every position within --plies plies of the
     /// start in this file (the table the top level plays from; 4x4 and 6x6).
