@@ -59,6 +59,20 @@ impl Limits {
         }
     }
 
+    /// A full-width midgame search `depth` plies deep that never solves (unless the depth
+    /// reaches the end of the game).
+    #[must_use]
+    pub fn midgame(depth: u32) -> Limits {
+        Limits {
+            depth,
+            exact_empties: 0,
+            wld_empties: 0,
+            selectivity: NO_SELECTIVITY,
+            time: None,
+            nodes: None,
+        }
+    }
+
     /// An exact solve, however many squares are empty.
     #[must_use]
     pub fn exact() -> Limits {

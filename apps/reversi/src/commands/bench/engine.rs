@@ -7,7 +7,6 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use reversi_engine::engine::{Engine, Limits};
-use reversi_engine::search::probcut::NO_SELECTIVITY;
 use reversi_engine::Board;
 
 use crate::commands::perft::format_rate;
@@ -42,14 +41,7 @@ fn walk(seed: u64, plies: u32) -> Board {
 fn positions() -> Vec<(Board, Limits, &'static str)> {
     let mut out = Vec::new();
     for (i, plies) in [10u32, 16, 20, 24, 28, 32].into_iter().enumerate() {
-        let limits = Limits {
-            depth: 11,
-            exact_empties: 0,
-            wld_empties: 0,
-            selectivity: NO_SELECTIVITY,
-            time: None,
-            nodes: None,
-        };
+        let limits = Limits::midgame(11);
         out.push((walk(0x5151 + i as u64, plies), limits, "depth 11"));
     }
     for (i, plies) in [12u32, 22, 30].into_iter().enumerate() {

@@ -96,17 +96,6 @@ fn engine_with(eval: Arc<dyn Evaluator>) -> Engine {
     e
 }
 
-fn midgame(depth: u32) -> Limits {
-    Limits {
-        depth,
-        exact_empties: 0,
-        wld_empties: 0,
-        selectivity: reversi_engine::search::probcut::NO_SELECTIVITY,
-        time: None,
-        nodes: None,
-    }
-}
-
 /// Plays a game from `board`; `engines[0]` plays Black. Returns Black's final disc
 /// difference and the positions met with each search's score (side to move's view).
 fn play(
@@ -155,7 +144,7 @@ pub fn run(a: &DuelArgs) -> anyhow::Result<ExitCode> {
         None => Arc::new(HandEval::new(8)),
     };
     let (pe, he) = (engine_with(pattern), engine_with(other));
-    let limits = midgame(a.depth);
+    let limits = Limits::midgame(a.depth);
     let t = Instant::now();
     let (mut w, mut d, mut l, mut discs) = (0, 0, 0, 0i64);
     let mut games = 0;
@@ -220,7 +209,7 @@ pub fn selfplay(a: &SelfplayArgs) -> anyhow::Result<()> {
     };
     let player = engine_with(eval);
     let solver = Engine::new(64, 1);
-    let limits = midgame(a.depth);
+    let limits = Limits::midgame(a.depth);
     let t = Instant::now();
     let mut records = Vec::new();
     for (i, &(board, black)) in openings.iter().enumerate() {

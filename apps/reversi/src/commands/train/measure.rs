@@ -126,14 +126,7 @@ pub fn bestmove(files: &[PathBuf], depth: u32, weights: Option<&Path>) -> anyhow
     if let Some(p) = weights {
         evals[1] = (p.display().to_string(), Arc::new(load_eval(p)?));
     }
-    let limits = Limits {
-        depth,
-        exact_empties: 0,
-        wld_empties: 0,
-        selectivity: reversi_engine::search::probcut::NO_SELECTIVITY,
-        time: None,
-        nodes: None,
-    };
+    let limits = Limits::midgame(depth);
     println!(
         "best-move rate of a depth-{depth} midgame search, 1 thread, {} positions",
         positions.len()

@@ -11,9 +11,7 @@ use anyhow::Context;
 use clap::Args;
 use reversi_engine::engine::{Engine, Limits, Precision};
 use reversi_engine::pattern::default_evaluator;
-use reversi_engine::search::probcut::{
-    endgame_shallow, midgame_shallow, MIDGAME_MIN_DEPTH, NO_SELECTIVITY,
-};
+use reversi_engine::search::probcut::{endgame_shallow, midgame_shallow, MIDGAME_MIN_DEPTH};
 use reversi_engine::Board;
 use reversi_formats::wthor::parse_wtb;
 
@@ -88,14 +86,7 @@ pub fn run(a: &ProbcutArgs) -> anyhow::Result<()> {
     let depth_values = |b: Board, max: u32| -> Vec<i32> {
         engine.clear();
         let mut values = vec![eval.evaluate(b, u64::MAX)];
-        let limits = Limits {
-            depth: max,
-            exact_empties: 0,
-            wld_empties: 0,
-            selectivity: NO_SELECTIVITY,
-            time: None,
-            nodes: None,
-        };
+        let limits = Limits::midgame(max);
         engine.search(b, u64::MAX, &limits, &stop, &mut |info| {
             if let Precision::Depth { depth, .. } = info.precision {
                 if depth as usize == values.len() {
