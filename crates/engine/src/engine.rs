@@ -509,7 +509,7 @@ fn root_window(
         crate::tt::hash(board),
         match mode {
             Mode::Midgame(d) => d as u8,
-            _ => crate::tt::SOLVED,
+            _ => crate::tt::solved_depth((board.empties() & s.mask).count_ones()),
         },
         alpha0,
         beta,

@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use crate::eval::Evaluator;
-use crate::tt::{self, Entry, TranspositionTable, SOLVED};
+use crate::tt::{self, Entry, TranspositionTable};
 use crate::Board;
 
 /// Midgame nodes this deep or deeper may be searched by two threads.
@@ -251,7 +251,7 @@ impl<'a> Searcher<'a> {
         self.tt
             .probe(tt::hash(b))
             .filter(|e| {
-                e.depth == SOLVED && e.selectivity == probcut::NO_SELECTIVITY && e.lower == e.upper
+                e.is_solve() && e.selectivity == probcut::NO_SELECTIVITY && e.lower == e.upper
             })
             .map(|e| i32::from(e.lower))
     }

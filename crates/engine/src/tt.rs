@@ -9,8 +9,17 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::Board;
 
-/// The depth stored for an exact endgame solve: deeper than any midgame search.
-pub const SOLVED: u8 = 127;
+/// The flag of the depth stored for an exact endgame solve: above any midgame depth.
+pub const SOLVED: u8 = 0x80;
+
+/// The depth stored for an exact solve of a position with `empties` empty squares: deeper
+/// than any midgame search, and ranked by empties among solves so that the table's deep slot
+/// keeps the costly solves near the root rather than the last one made.
+#[inline(always)]
+#[must_use]
+pub const fn solved_depth(empties: u32) -> u8 {
+    SOLVED | empties as u8
+}
 
 /// What the table knows about a position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -18,7 +27,7 @@ pub struct Entry {
     /// The score is at least `lower` and at most `upper`.
     pub lower: i8,
     pub upper: i8,
-    /// Plies searched ([`SOLVED`] for an exact endgame solve).
+    /// Plies searched, or [`solved_depth`] for an exact endgame solve.
     pub depth: u8,
     /// Selectivity the bounds were found under (higher is more exact).
     pub selectivity: u8,
@@ -27,6 +36,14 @@ pub struct Entry {
 }
 
 impl Entry {
+    /// Whether the bounds come from an endgame solve (exact, or selective if `selectivity`
+    /// says so) rather than a midgame search.
+    #[inline(always)]
+    #[must_use]
+    pub const fn is_solve(self) -> bool {
+        self.depth & SOLVED != 0
+    }
+
     /// What the bounds mean for a search with window (`alpha`, `beta`): `Ok(value)` when they
     /// settle it (a cutoff, or an exact score), else `Err` with the window they narrow it to.
     ///

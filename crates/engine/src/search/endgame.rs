@@ -2,10 +2,11 @@
 //! parity-ordered loops over the empty squares, and deeper endgames by fastest-first
 //! negascout with the transposition table.
 
+use super::order::MoveList;
 use super::parallel::Child;
 use super::probcut;
 use super::{final_score, Searcher, INF, NO_MOVE};
-use crate::tt::{self, SOLVED};
+use crate::tt::{self, solved_depth};
 use crate::{flip, stability, Board};
 
 /// From this many empties the solver generates moves and orders them fastest-first.
@@ -143,7 +144,7 @@ impl Searcher<'_> {
         if use_tt {
             if let Some(e) = self.tt.probe(key) {
                 hash_move = e.best;
-                if e.depth == SOLVED && e.selectivity >= self.selectivity {
+                if e.is_solve() && e.selectivity >= self.selectivity {
                     match e.apply(alpha, beta) {
                         Ok(v) => return v,
                         Err(window) => (alpha, beta) = window,
@@ -181,7 +182,7 @@ impl Searcher<'_> {
             for &(sq, flips) in &list {
                 let child = b.make(u32::from(sq), flips);
                 if let Some(e) = self.tt.probe(tt::hash(child)) {
-                    if e.depth == SOLVED
+                    if e.is_solve()
                         && e.selectivity >= self.selectivity
                         && -i32::from(e.upper) >= beta
                     {
@@ -202,15 +203,15 @@ impl Searcher<'_> {
             return 0;
         }
         if use_tt {
-            self.store(key, SOLVED, alpha, beta, best, best_move);
+            self.store(key, solved_depth(n), alpha, beta, best, best_move);
         }
         best
     }
 
     /// Moves in odd quadrants first, then the rest, each with its flips.
-    fn order_parity(&self, b: Board, moves: u64) -> Vec<(u8, u64)> {
+    fn order_parity(&self, b: Board, moves: u64) -> MoveList {
         let odd = odd_quadrants(b.empties() & self.mask, &self.quadrants);
-        let mut list = Vec::with_capacity(moves.count_ones() as usize);
+        let mut list = MoveList::new();
         for set in [moves & odd, moves & !odd] {
             let mut m = set;
             while m != 0 {

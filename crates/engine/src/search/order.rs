@@ -1,6 +1,8 @@
 //! Move ordering: the hash move first, then moves that leave the opponent least mobile, take
 //! corners and, deeper in the tree, score best by a shallow look.
 
+use smallvec::SmallVec;
+
 use super::Searcher;
 use crate::eval::neighbours;
 use crate::Board;
@@ -8,9 +10,14 @@ use crate::Board;
 /// From this many empties the endgame ordering also asks the evaluation.
 const EVAL_ORDER_MIN: u32 = 16;
 const EVAL_ORDER_WEIGHT: i32 = 8;
+/// From this many empties the endgame ordering asks a shallow search instead.
+const SEARCH_ORDER_MIN: u32 = 18;
 
 /// Corners of the 8x8 board (small boards rely on the other terms).
 const CORNERS: u64 = 0x8100_0000_0000_0081;
+
+/// A node's moves with their flips, kept on the stack (an 8x8 position has at most 33).
+pub(crate) type MoveList = SmallVec<[(u8, u64); 32]>;
 
 /// The moves of `moves` with their flips, best first by `score(square, child)`; the hash
 /// move goes first whatever its score.
@@ -19,8 +26,8 @@ fn sorted(
     mut moves: u64,
     hash_move: u8,
     mut score: impl FnMut(u32, Board) -> i32,
-) -> Vec<(u8, u64)> {
-    let mut scored: Vec<(i32, u8, u64)> = Vec::with_capacity(moves.count_ones() as usize);
+) -> MoveList {
+    let mut scored: SmallVec<[(i32, u8, u64); 32]> = SmallVec::new();
     while moves != 0 {
         let sq = moves.trailing_zeros();
         moves &= moves - 1;
@@ -44,7 +51,7 @@ impl Searcher<'_> {
         moves: u64,
         hash_move: u8,
         depth: u32,
-    ) -> Vec<(u8, u64)> {
+    ) -> MoveList {
         sorted(b, moves, hash_move, |sq, child| {
             let opp_moves = self.moves(child);
             let mut s = -64 * (opp_moves.count_ones() as i32)
@@ -64,12 +71,12 @@ impl Searcher<'_> {
     /// Fastest-first ordering for the endgame: fewest opponent replies first, corners before
     /// the rest on ties, the hash move at the front.
     pub(crate) fn order_endgame(
-        &self,
+        &mut self,
         b: Board,
         moves: u64,
         hash_move: u8,
         empties: u32,
-    ) -> Vec<(u8, u64)> {
+    ) -> MoveList {
         sorted(b, moves, hash_move, |sq, child| {
             let opp = self.moves(child);
             let mut s = -16 * opp.count_ones() as i32 - 4 * (opp & CORNERS).count_ones() as i32;
@@ -77,7 +84,9 @@ impl Searcher<'_> {
             if (1u64 << sq) & CORNERS != 0 {
                 s += 8;
             }
-            if empties >= EVAL_ORDER_MIN {
+            if empties >= SEARCH_ORDER_MIN {
+                s -= EVAL_ORDER_WEIGHT * self.one_ply(child);
+            } else if empties >= EVAL_ORDER_MIN {
                 s -= EVAL_ORDER_WEIGHT * self.eval.evaluate(child, self.mask);
             }
             s
@@ -86,8 +95,25 @@ impl Searcher<'_> {
 }
 
 impl Searcher<'_> {
+    /// The best evaluation one move ahead of `b` for its player (the evaluation itself when
+    /// it must pass).
+    fn one_ply(&mut self, b: Board) -> i32 {
+        let mut moves = self.moves(b);
+        if moves == 0 {
+            return self.eval.evaluate(b, self.mask);
+        }
+        let mut best = -super::INF;
+        while moves != 0 {
+            let sq = moves.trailing_zeros();
+            moves &= moves - 1;
+            self.nodes += 1;
+            best = best.max(-self.eval.evaluate(b.play(sq), self.mask));
+        }
+        best
+    }
+
     /// The root's moves: the hash move first, then by the midgame ordering.
-    pub(crate) fn order_root(&mut self, b: Board, hash_move: u8) -> Vec<(u8, u64)> {
+    pub(crate) fn order_root(&mut self, b: Board, hash_move: u8) -> MoveList {
         let moves = self.moves(b);
         self.order_midgame(b, moves, hash_move, 4)
     }

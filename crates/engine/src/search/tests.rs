@@ -191,7 +191,7 @@ fn selective_bounds_do_not_cut_an_exact_search() {
                 Entry {
                     lower: wrong as i8,
                     upper: wrong as i8,
-                    depth: SOLVED,
+                    depth: tt::solved_depth((b.empties()).count_ones()),
                     selectivity: 0,
                     best: NO_MOVE,
                 },
