@@ -70,45 +70,66 @@ fn log_error(e: StoreError) -> LogError {
     LogError(e.to_string())
 }
 
+/// Records a new game described by `template` starting from `start` (kept only when it is
+/// not the standard start).
+pub(crate) fn create_game(
+    store: &mut Store,
+    template: NewGame,
+    start: &Position,
+) -> Result<LogId, LogError> {
+    let standard = Position::start(template.size, template.rules);
+    let new = NewGame {
+        start: (*start != standard).then(|| start.clone()),
+        ..template
+    };
+    let id = store.create_game(&new).map_err(log_error)?;
+    Ok(LogId(id.0))
+}
+
+/// Adds a move to game `id`.
+pub(crate) fn append_move(store: &mut Store, id: LogId, mv: &LoggedMove) -> Result<(), LogError> {
+    let record = MoveRecord {
+        mv: mv.mv,
+        time_ms: mv.time_ms,
+        eval: mv.eval,
+    };
+    store
+        .append_move(GameId(id.0), &record)
+        .map(drop)
+        .map_err(log_error)
+}
+
+/// Takes back the last move of game `id`.
+pub(crate) fn undo_move(store: &mut Store, id: LogId) -> Result<(), LogError> {
+    store.undo_move(GameId(id.0)).map(drop).map_err(log_error)
+}
+
+/// Marks game `id` finished with `score`.
+pub(crate) fn finish_game(store: &mut Store, id: LogId, score: Score) -> Result<(), LogError> {
+    store.finish_game(GameId(id.0), score).map_err(log_error)
+}
+
 impl GameLog for StoreLog {
     fn create(&mut self, settings: &Settings, start: &Position) -> Result<LogId, LogError> {
-        let standard = Position::start(settings.size, settings.rules);
-        let new = NewGame {
-            start: (*start != standard).then(|| start.clone()),
-            ..NewGame::standard(
-                settings.size,
-                settings.rules,
-                stored_player(settings.black),
-                stored_player(settings.white),
-            )
-        };
-        let id = self.store_mut()?.create_game(&new).map_err(log_error)?;
-        Ok(LogId(id.0))
+        let template = NewGame::standard(
+            settings.size,
+            settings.rules,
+            stored_player(settings.black),
+            stored_player(settings.white),
+        );
+        create_game(self.store_mut()?, template, start)
     }
 
     fn append(&mut self, id: LogId, mv: &LoggedMove) -> Result<(), LogError> {
-        let record = MoveRecord {
-            mv: mv.mv,
-            time_ms: mv.time_ms,
-            eval: mv.eval,
-        };
-        self.store_mut()?
-            .append_move(GameId(id.0), &record)
-            .map(drop)
-            .map_err(log_error)
+        append_move(self.store_mut()?, id, mv)
     }
 
     fn undo(&mut self, id: LogId) -> Result<(), LogError> {
-        self.store_mut()?
-            .undo_move(GameId(id.0))
-            .map(drop)
-            .map_err(log_error)
+        undo_move(self.store_mut()?, id)
     }
 
     fn finish(&mut self, id: LogId, score: Score) -> Result<(), LogError> {
-        self.store_mut()?
-            .finish_game(GameId(id.0), score)
-            .map_err(log_error)
+        finish_game(self.store_mut()?, id, score)
     }
 }
 

@@ -5,10 +5,11 @@
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use reversi_core::{Position, Score};
-use reversi_store::{GameId, MoveRecord, NewGame, Store, StoreError};
+use reversi_store::{GameId, NewGame, Store};
 
 use crate::game_log::{GameLog, LogError, LogId, LoggedMove};
 use crate::session::Settings;
+use crate::store_log;
 
 /// A web game's log over the shared store.
 pub struct WebLog {
@@ -33,46 +34,23 @@ impl WebLog {
     }
 }
 
-fn log_error(e: StoreError) -> LogError {
-    LogError(e.to_string())
-}
-
 impl GameLog for WebLog {
     fn create(&mut self, _settings: &Settings, start: &Position) -> Result<LogId, LogError> {
         if let Some(id) = self.premade.take() {
             return Ok(LogId(id.0));
         }
-        let standard = Position::start(self.template.size, self.template.rules);
-        let new = NewGame {
-            start: (*start != standard).then(|| start.clone()),
-            ..self.template.clone()
-        };
-        let id = self.store().create_game(&new).map_err(log_error)?;
-        Ok(LogId(id.0))
+        store_log::create_game(&mut self.store(), self.template.clone(), start)
     }
 
     fn append(&mut self, id: LogId, mv: &LoggedMove) -> Result<(), LogError> {
-        let record = MoveRecord {
-            mv: mv.mv,
-            time_ms: mv.time_ms,
-            eval: mv.eval,
-        };
-        self.store()
-            .append_move(GameId(id.0), &record)
-            .map(drop)
-            .map_err(log_error)
+        store_log::append_move(&mut self.store(), id, mv)
     }
 
     fn undo(&mut self, id: LogId) -> Result<(), LogError> {
-        self.store()
-            .undo_move(GameId(id.0))
-            .map(drop)
-            .map_err(log_error)
+        store_log::undo_move(&mut self.store(), id)
     }
 
     fn finish(&mut self, id: LogId, score: Score) -> Result<(), LogError> {
-        self.store()
-            .finish_game(GameId(id.0), score)
-            .map_err(log_error)
+        store_log::finish_game(&mut self.store(), id, score)
     }
 }

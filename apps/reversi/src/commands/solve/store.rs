@@ -62,6 +62,8 @@ pub fn run(engine: &Engine, size: BoardSize, plies: u32, out: &Path) -> anyhow::
     let t = Instant::now();
     let tty = std::io::stderr().is_terminal();
     let mut nodes = 0u64;
+    // Off a terminal, a progress line every ten seconds.
+    let mut last_line = Instant::now();
     for (i, &b) in deepest.iter().enumerate() {
         let info = engine
             .search(b, mask, &Limits::exact(), &stop, &mut |_| {})
@@ -69,7 +71,8 @@ pub fn run(engine: &Engine, size: BoardSize, plies: u32, out: &Path) -> anyhow::
         nodes += info.nodes;
         values.insert(key(b, n), info.score as i8);
         let done = i + 1;
-        if tty || done % 500 == 0 || done == deepest.len() {
+        if tty || last_line.elapsed().as_secs() >= 10 || done == deepest.len() {
+            last_line = Instant::now();
             let secs = t.elapsed().as_secs_f64();
             let eta = secs / done as f64 * (deepest.len() - done) as f64;
             eprint!(
