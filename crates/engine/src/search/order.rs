@@ -1,5 +1,5 @@
 //! Move ordering: the hash move first, then moves that leave the opponent least mobile, take
-//! corners and, deeper in the tree, score best by a shallow look.
+//! corners and, deeper in the tree, score best by the evaluation or a one-ply look.
 
 use smallvec::SmallVec;
 
@@ -10,7 +10,8 @@ use crate::Board;
 /// From this many empties the endgame ordering also asks the evaluation.
 const EVAL_ORDER_MIN: u32 = 16;
 const EVAL_ORDER_WEIGHT: i32 = 8;
-/// From this many empties the endgame ordering asks a shallow search instead.
+/// From this many empties the endgame ordering looks one ply further instead: the best
+/// evaluation among the opponent's replies.
 const SEARCH_ORDER_MIN: u32 = 18;
 
 /// Corners of the 8x8 board (small boards rely on the other terms).
