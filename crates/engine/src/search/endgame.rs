@@ -58,7 +58,11 @@ impl Searcher<'_> {
                 final_score(b, self.mask)
             }
             1 => self.solve_1(b),
-            2..DEEP_MIN => self.solve_shallow(b, alpha, beta, n),
+            2 => {
+                let e = b.empties() & self.mask;
+                self.solve_2(b, alpha, beta, e.trailing_zeros(), 63 - e.leading_zeros())
+            }
+            3..DEEP_MIN => self.solve_shallow(b, alpha, beta, n),
             _ => self.solve_deep(b, alpha, beta, n),
         }
     }
@@ -66,22 +70,65 @@ impl Searcher<'_> {
     /// One empty square: whoever can play it does, and the game ends.
     #[inline(always)]
     fn solve_1(&mut self, b: Board) -> i32 {
+        self.solve_1_at(b, (b.empties() & self.mask).trailing_zeros())
+    }
+
+    /// [`Self::solve_1`] with the empty square `sq` known.
+    #[inline(always)]
+    fn solve_1_at(&mut self, b: Board, sq: u32) -> i32 {
         self.nodes += 1;
-        let sq = (b.empties() & self.mask).trailing_zeros();
         let diff = b.player.count_ones() as i32 - b.opponent.count_ones() as i32;
-        let f = flip::flips(b.player, b.opponent, sq);
-        if f != 0 {
-            return diff + 2 * f.count_ones() as i32 + 1;
+        let around = flip::NEIGHBOURS[sq as usize];
+        if around & b.opponent != 0 {
+            let f = flip::flips(b.player, b.opponent, sq);
+            if f != 0 {
+                return diff + 2 * f.count_ones() as i32 + 1;
+            }
         }
-        let f = flip::flips(b.opponent, b.player, sq);
-        if f != 0 {
-            return diff - 2 * f.count_ones() as i32 - 1;
+        if around & b.player != 0 {
+            let f = flip::flips(b.opponent, b.player, sq);
+            if f != 0 {
+                return diff - 2 * f.count_ones() as i32 - 1;
+            }
         }
         match diff.signum() {
             1 => diff + 1,
             -1 => diff - 1,
             _ => 0,
         }
+    }
+
+    /// Two empty squares `x1 < x2` (their order by parity is always the square order: both
+    /// lie in one quadrant, or each is alone in its own).
+    fn solve_2(&mut self, b: Board, alpha: i32, beta: i32, x1: u32, x2: u32) -> i32 {
+        self.nodes += 1;
+        let mut best = -INF;
+        if flip::NEIGHBOURS[x1 as usize] & b.opponent != 0 {
+            let f = flip::flips(b.player, b.opponent, x1);
+            if f != 0 {
+                best = -self.solve_1_at(b.make(x1, f), x2);
+                if best >= beta {
+                    return best;
+                }
+            }
+        }
+        if flip::NEIGHBOURS[x2 as usize] & b.opponent != 0 {
+            let f = flip::flips(b.player, b.opponent, x2);
+            if f != 0 {
+                return best.max(-self.solve_1_at(b.make(x2, f), x1));
+            }
+        }
+        if best == -INF {
+            let opponent_moves = |x: u32| {
+                flip::NEIGHBOURS[x as usize] & b.player != 0
+                    && flip::flips(b.opponent, b.player, x) != 0
+            };
+            if !opponent_moves(x1) && !opponent_moves(x2) {
+                return final_score(b, self.mask);
+            }
+            return -self.solve_2(b.pass(), -beta, -alpha, x1, x2);
+        }
+        best
     }
 
     /// A few empties: try each empty square (odd quadrants first) without generating moves.
@@ -95,13 +142,23 @@ impl Searcher<'_> {
             while m != 0 {
                 let sq = m.trailing_zeros();
                 m &= m - 1;
+                if flip::NEIGHBOURS[sq as usize] & b.opponent == 0 {
+                    continue;
+                }
                 let f = flip::flips(b.player, b.opponent, sq);
                 if f == 0 {
                     continue;
                 }
                 let child = b.make(sq, f);
-                let v = if n == 2 {
-                    -self.solve_1(child)
+                let v = if n == 3 {
+                    let rest = empties & !(1 << sq);
+                    -self.solve_2(
+                        child,
+                        -beta,
+                        -alpha,
+                        rest.trailing_zeros(),
+                        63 - rest.leading_zeros(),
+                    )
                 } else {
                     -self.solve_shallow(child, -beta, -alpha, n - 1)
                 };
