@@ -111,6 +111,127 @@ pub fn flips_scalar(p: u64, o: u64, sq: u32) -> u64 {
         | towards_lower(p, o, r[7])
 }
 
+/// The four lines through each square (row, column, both diagonals) and the square's place
+/// in each, counted in increasing bit order.
+struct Lines {
+    mask: [[u64; 4]; 64],
+    place: [[u8; 4]; 64],
+}
+
+static LINES: Lines = {
+    const DIRS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (-1, 1)];
+    let mut mask = [[0u64; 4]; 64];
+    let mut place = [[0u8; 4]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut d = 0;
+        while d < 4 {
+            let (dc, dr) = DIRS[d];
+            let line = ray(sq, dc, dr) | ray(sq, -dc, -dr) | (1u64 << sq);
+            mask[sq][d] = line;
+            place[sq][d] = (line & ((1u64 << sq) - 1)).count_ones() as u8;
+            d += 1;
+        }
+        sq += 1;
+    }
+    Lines { mask, place }
+};
+
+/// `LAST_FLIPS[i][bits]`: the discs a move on place `i` of a line of up to eight squares
+/// flips when the player holds the squares of `bits` and the opponent every other one.
+/// Places past the end of a shorter line read as opponent discs with no player disc beyond,
+/// so they never close a run.
+static LAST_FLIPS: [[u8; 256]; 8] = {
+    let mut t = [[0u8; 256]; 8];
+    let mut i = 0;
+    while i < 8 {
+        let mut bits = 0;
+        while bits < 256 {
+            let mut n = 0;
+            let mut j = i + 1;
+            while j < 8 && bits & (1 << j) == 0 {
+                j += 1;
+            }
+            if j < 8 {
+                n += j - i - 1;
+            }
+            let mut j = i as i32 - 1;
+            while j >= 0 && bits & (1 << j) == 0 {
+                j -= 1;
+            }
+            if j >= 0 {
+                n += i - j as usize - 1;
+            }
+            t[i][bits] = n as u8;
+            bits += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// How many discs a player move on `sq` flips when `sq` is the last empty square of a full
+/// 8x8 board and `p` holds the player's discs (the opponent holds all the others).
+#[inline(always)]
+#[must_use]
+pub fn count_last_flips(p: u64, sq: u32) -> u32 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+    {
+        bmi2::count_last_flips(p, sq)
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+    {
+        count_last_flips_portable(p, sq)
+    }
+}
+
+/// The portable twin of [`count_last_flips`]: the lines read bit by bit.
+#[inline]
+#[must_use]
+pub fn count_last_flips_portable(p: u64, sq: u32) -> u32 {
+    let mut n = 0;
+    for d in 0..4 {
+        let mut bits = 0usize;
+        let mut rest = LINES.mask[sq as usize][d];
+        let mut k = 0;
+        while rest != 0 {
+            let bit = rest & rest.wrapping_neg();
+            rest ^= bit;
+            if p & bit != 0 {
+                bits |= 1 << k;
+            }
+            k += 1;
+        }
+        n += u32::from(LAST_FLIPS[usize::from(LINES.place[sq as usize][d])][bits]);
+    }
+    n
+}
+
+#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+#[allow(unsafe_code)]
+mod bmi2 {
+    //! The lines of [`super::count_last_flips`] gathered with `pext`.
+    use std::arch::x86_64::_pext_u64;
+
+    use super::{LAST_FLIPS, LINES};
+
+    #[inline(always)]
+    pub fn count_last_flips(p: u64, sq: u32) -> u32 {
+        let mask = &LINES.mask[sq as usize];
+        let place = &LINES.place[sq as usize];
+        let mut n = 0;
+        for d in 0..4 {
+            // SAFETY: compiled only when the build targets BMI2 (`cfg(target_feature =
+            // "bmi2")`), so the CPU has `pext`; it touches no memory. The index is below 256
+            // because every line has at most eight squares. `count_last_flips_portable` is
+            // the tested twin.
+            let bits = unsafe { _pext_u64(p, mask[d]) } as usize;
+            n += u32::from(LAST_FLIPS[usize::from(place[d])][bits]);
+        }
+        n
+    }
+}
+
 #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
 #[allow(unsafe_code)]
 pub mod avx2 {

@@ -142,3 +142,22 @@ fn scalar_and_simd_agree_on_random_boards() {
         }
     }
 }
+
+#[test]
+fn last_flip_counts_match_the_flips() {
+    // Full boards but for one square: the count by lines equals the flips' disc count.
+    let mut rng = Rng(0x5eed_1a57_0f11_0001);
+    for i in 0..100_000 {
+        let sq = (rng.next() % 64) as u32;
+        // Half, a quarter and three quarters of the discs to the player.
+        let p = match i % 3 {
+            0 => rng.next(),
+            1 => rng.next() & rng.next(),
+            _ => rng.next() | rng.next(),
+        } & !(1u64 << sq);
+        let o = !p & !(1u64 << sq);
+        let expected = flip::flips(p, o, sq).count_ones();
+        assert_eq!(flip::count_last_flips(p, sq), expected);
+        assert_eq!(flip::count_last_flips_portable(p, sq), expected);
+    }
+}

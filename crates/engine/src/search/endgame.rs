@@ -78,23 +78,31 @@ impl Searcher<'_> {
     fn solve_1_at(&mut self, b: Board, sq: u32) -> i32 {
         self.nodes += 1;
         let diff = b.player.count_ones() as i32 - b.opponent.count_ones() as i32;
-        let around = flip::NEIGHBOURS[sq as usize];
-        if around & b.opponent != 0 {
-            let f = flip::flips(b.player, b.opponent, sq);
-            if f != 0 {
-                return diff + 2 * f.count_ones() as i32 + 1;
-            }
+        let n = self.last_flips(b.player, b.opponent, sq) as i32;
+        if n != 0 {
+            return diff + 2 * n + 1;
         }
-        if around & b.player != 0 {
-            let f = flip::flips(b.opponent, b.player, sq);
-            if f != 0 {
-                return diff - 2 * f.count_ones() as i32 - 1;
-            }
+        let n = self.last_flips(b.opponent, b.player, sq) as i32;
+        if n != 0 {
+            return diff - 2 * n - 1;
         }
         match diff.signum() {
             1 => diff + 1,
             -1 => diff - 1,
             _ => 0,
+        }
+    }
+
+    /// How many discs `p` flips by playing the last empty square `sq`.
+    #[inline(always)]
+    fn last_flips(&self, p: u64, o: u64, sq: u32) -> u32 {
+        if self.mask == u64::MAX {
+            // A full 8x8 board: count line by line without computing the flips.
+            flip::count_last_flips(p, sq)
+        } else if flip::NEIGHBOURS[sq as usize] & o != 0 {
+            flip::flips(p, o, sq).count_ones()
+        } else {
+            0
         }
     }
 
