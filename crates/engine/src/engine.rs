@@ -493,7 +493,7 @@ fn root_window(
         (best, best_move)
     } else {
         let (best, best_move, rest) =
-            s.siblings_scored(board, list, child, alpha0.max(first), beta, first, sq, true);
+            s.siblings_scored::<true>(board, list, child, alpha0.max(first), beta, first, sq, true);
         if s.stopped {
             return None;
         }

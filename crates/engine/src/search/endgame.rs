@@ -2,7 +2,6 @@
 //! parity-ordered loops over the empty squares, and deeper endgames by fastest-first
 //! negascout with the transposition table.
 
-use super::order::MoveList;
 use super::parallel::Child;
 use super::probcut;
 use super::{final_score, Searcher, INF, NO_MOVE};
@@ -19,8 +18,6 @@ const ETC_MIN: u32 = 14;
 const STABILITY_MIN: u32 = 8;
 /// From this many empties the solver uses the transposition table.
 const TT_MIN: u32 = 10;
-/// From this many empties the moves are ordered fastest-first rather than by parity.
-const ORDER_MIN: u32 = 7;
 
 /// The four quadrants of a board of side `n` in the top-left corner, for parity ordering
 /// (4x4 blocks on 8x8, 3x3 on 6x6, 2x2 on 4x4).
@@ -237,11 +234,7 @@ impl Searcher<'_> {
                 return 0;
             }
         }
-        let list = if n >= ORDER_MIN {
-            self.order_endgame(b, moves, hash_move, n)
-        } else {
-            self.order_parity(b, moves)
-        };
+        let list = self.order_endgame(b, moves, hash_move, n);
         if n >= ETC_MIN {
             // Enhanced transposition cutoff: a child the table already proves good enough.
             for &(sq, flips) in &list {
@@ -271,21 +264,6 @@ impl Searcher<'_> {
             self.store(key, solved_depth(n), alpha, beta, best, best_move);
         }
         best
-    }
-
-    /// Moves in odd quadrants first, then the rest, each with its flips.
-    fn order_parity(&self, b: Board, moves: u64) -> MoveList {
-        let odd = odd_quadrants(b.empties() & self.mask, &self.quadrants);
-        let mut list = MoveList::new();
-        for set in [moves & odd, moves & !odd] {
-            let mut m = set;
-            while m != 0 {
-                let sq = m.trailing_zeros();
-                m &= m - 1;
-                list.push((sq as u8, b.flips(sq)));
-            }
-        }
-        list
     }
 }
 

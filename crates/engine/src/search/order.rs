@@ -28,7 +28,8 @@ fn sorted(
     hash_move: u8,
     mut score: impl FnMut(u32, Board) -> i32,
 ) -> MoveList {
-    let mut scored: SmallVec<[(i32, u8, u64); 32]> = SmallVec::new();
+    let mut list = MoveList::new();
+    let mut scores: SmallVec<[i32; 32]> = SmallVec::new();
     while moves != 0 {
         let sq = moves.trailing_zeros();
         moves &= moves - 1;
@@ -38,10 +39,15 @@ fn sorted(
         } else {
             score(sq, b.make(sq, flips))
         };
-        scored.push((s, sq as u8, flips));
+        // Insertion in place, best first; equal scores keep the square order.
+        let mut i = list.len();
+        while i > 0 && scores[i - 1] < s {
+            i -= 1;
+        }
+        list.insert(i, (sq as u8, flips));
+        scores.insert(i, s);
     }
-    scored.sort_unstable_by_key(|&(s, _, _)| -s);
-    scored.into_iter().map(|(_, sq, f)| (sq, f)).collect()
+    list
 }
 
 impl Searcher<'_> {

@@ -214,14 +214,15 @@ impl<'a> Searcher<'a> {
         split: bool,
     ) -> (i32, u8) {
         let (best, best_move, _) =
-            self.siblings_scored(b, list, child, alpha, beta, best, best_move, split);
+            self.siblings_scored::<false>(b, list, child, alpha, beta, best, best_move, split);
         (best, best_move)
     }
 
     /// [`Searcher::siblings`], also returning each move searched with its score and whether
-    /// that score is only an upper bound.
+    /// that score is only an upper bound (when `RECORD`; without, the list stays empty and
+    /// nothing is allocated, except in a split).
     #[allow(clippy::too_many_arguments)]
-    pub(crate) fn siblings_scored(
+    pub(crate) fn siblings_scored<const RECORD: bool>(
         &mut self,
         b: Board,
         list: &[(u8, u64)],
@@ -253,7 +254,9 @@ impl<'a> Searcher<'a> {
             if self.stopped {
                 return (best, best_move, results);
             }
-            results.push((sq, v, bound));
+            if RECORD {
+                results.push((sq, v, bound));
+            }
             if v > best {
                 best = v;
                 best_move = sq;
