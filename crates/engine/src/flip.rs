@@ -49,14 +49,10 @@ pub(crate) static RAYS: Rays = {
 /// The up to eight squares around each square: a move flips nothing unless one of them holds
 /// an opponent disc, a test much cheaper than [`flips`].
 pub(crate) static NEIGHBOURS: [u64; 64] = {
-    const NOT_A: u64 = 0xfefe_fefe_fefe_fefe;
-    const NOT_H: u64 = 0x7f7f_7f7f_7f7f_7f7f;
     let mut t = [0u64; 64];
     let mut sq = 0;
     while sq < 64 {
-        let b = 1u64 << sq;
-        let h = ((b << 1) & NOT_A) | ((b >> 1) & NOT_H) | b;
-        t[sq] = (h | (h << 8) | (h >> 8)) & !b;
+        t[sq] = crate::eval::neighbours(1u64 << sq);
         sq += 1;
     }
     t
