@@ -1,26 +1,58 @@
 //! The `reversi` program: command-line entry point, dispatching to one module per command.
 
-mod analysis;
 mod cli;
 mod commands;
-mod game_log;
+mod frontend;
 mod plain;
-mod player;
-mod replay;
-mod session;
-mod store_log;
 mod tui;
 mod web;
 
 use clap::Parser;
 
-fn main() -> std::process::ExitCode {
-    let cli = cli::Cli::parse();
-    match commands::run(cli) {
+use std::process::ExitCode;
+
+use cli::{Cli, Command};
+use commands::bench::BenchCommand;
+use commands::{bench, history, levels, match_cmd, nboard, perft, play, serve, solve, train};
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
         Ok(code) => code,
         Err(err) => {
             eprintln!("reversi: {err:#}");
-            std::process::ExitCode::FAILURE
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Runs the command `cli` names (the menu, or the help without a terminal, when none).
+fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Some(Command::Perft { depth, size, rules }) => perft::run(depth, size, rules),
+        Some(Command::Play(args)) => play::run(args, cli.db),
+        Some(Command::Solve(args)) => solve::run(&args),
+        Some(Command::Levels) => levels::run(),
+        Some(Command::History(args)) => history::run(args),
+        Some(Command::Nboard(args)) => nboard::run(&args),
+        Some(Command::Match(args)) => match_cmd::run(args),
+        Some(Command::Serve(args)) => serve::run(args),
+        Some(Command::Train(args)) => train::run(args),
+        Some(Command::Bench { what }) => match what {
+            None => bench::engine::run(),
+            Some(BenchCommand::Perft { depth }) => bench::perft(depth),
+            Some(BenchCommand::Algorithms {
+                depth,
+                positions,
+                size,
+                openings,
+            }) => bench::algorithms::run(depth, positions, size, openings),
+        },
+        None if frontend::is_interactive() => play::menu(cli.db, cli.no_save),
+        None => {
+            use clap::CommandFactory;
+            Cli::command().print_help()?;
+            Ok(ExitCode::SUCCESS)
         }
     }
 }

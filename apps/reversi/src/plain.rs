@@ -9,7 +9,10 @@ use reversi_core::{Color, Move, Position, Square};
 use reversi_engine::ai;
 use reversi_engine::levels::Level;
 
-use crate::session::{result_line, side_label, LastMove, Session};
+use reversi_game::{
+    move_at, outcome_text, player_name, record_note, result_line, side_label, LastMove, Replay,
+    Session,
+};
 
 const HELP: &str = "Type a square (like f5) to play it, or one of:
   undo   take back your last move (and the computer's reply)
@@ -250,12 +253,60 @@ pub fn board_text(pos: &Position, last: Option<LastMove>) -> String {
     out
 }
 
+/// Writes a stored game move by move (`reversi history replay --plain`): a heading, the start, then each move and the board after
+/// it, and where the game ended.
+///
+/// # Errors
+/// Writing failed.
+pub fn print_replay(replay: &Replay, out: &mut dyn Write) -> io::Result<()> {
+    let info = &replay.info;
+    writeln!(
+        out,
+        "Game {}: {} (Black) vs {} (White), {} {}{}",
+        info.id,
+        player_name(&info.black),
+        player_name(&info.white),
+        info.size,
+        info.rules,
+        match &info.started_at {
+            Some(d) => format!(", started {d}"),
+            None => String::new(),
+        }
+    )?;
+    writeln!(out, "Start:")?;
+    write!(out, "{}", board_text(&replay.game.positions()[0], None))?;
+    for ply in 1..=replay.len() {
+        let Some(last) = move_at(&replay.game, ply) else {
+            break;
+        };
+        let note = replay.moves.get(ply - 1).map_or(String::new(), record_note);
+        writeln!(out)?;
+        writeln!(out, "{ply}. {} {}{note}", last.color, last.mv)?;
+        write!(
+            out,
+            "{}",
+            board_text(&replay.game.positions()[ply], Some(last))
+        )?;
+    }
+    writeln!(out)?;
+    let pos = replay.game.current();
+    writeln!(
+        out,
+        "After {} moves: Black {}, White {}; {}",
+        replay.len(),
+        pos.disc_count(Color::Black),
+        pos.disc_count(Color::White),
+        outcome_text(info, &replay.game)
+    )?;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
-    use crate::session::Settings;
     use reversi_core::{BoardSize, Rules};
+    use reversi_game::Settings;
 
     fn play(settings: Settings, script: &str) -> (Ending, String) {
         let mut input = script.as_bytes();
@@ -268,8 +319,8 @@ mod tests {
     #[test]
     fn the_board_marks_legal_moves_and_the_last_move() {
         let mut s = Session::new(Settings {
-            black: crate::player::Player::Human,
-            white: crate::player::Player::Human,
+            black: reversi_game::Player::Human,
+            white: reversi_game::Player::Human,
             ..Settings::default()
         });
         s.play(s.position().parse_square("f5").unwrap()).unwrap();
@@ -316,5 +367,50 @@ mod tests {
         assert_eq!(squares, ["a2", "b1", "c4", "d3"], "{line}");
         let scores: Vec<&str> = list.split(", ").map(|h| &h[3..]).collect();
         assert!(scores.iter().all(|s| *s == scores[0]), "{line}");
+    }
+
+    /// A stored game of Ann (Black) against the computer with `moves`, each taking 1.5 s and
+    /// White's moves evaluated at -2.
+    fn stored(moves: &[&str]) -> reversi_store::StoredGame {
+        use reversi_core::BoardSize;
+        use reversi_store::{MoveRecord, NewGame, Player, Store};
+        let mut store = Store::open_in_memory().unwrap();
+        let new = NewGame::standard(
+            BoardSize::EIGHT,
+            reversi_core::Rules::Othello,
+            Player::human("Ann"),
+            Player::computer("reversi", "hard"),
+        );
+        let id = store.create_game(&new).unwrap();
+        for (i, m) in moves.iter().enumerate() {
+            let rec = MoveRecord {
+                mv: Move::Play(new.start_position().parse_square(m).unwrap()),
+                time_ms: Some(1500),
+                eval: (i % 2 == 1).then_some(-2.0),
+            };
+            store.append_move(id, &rec).unwrap();
+        }
+        store.load_game(id).unwrap()
+    }
+
+    #[test]
+    fn the_plain_replay_prints_every_position() {
+        let r = Replay::new(stored(&["f5", "d6"]));
+        let mut out = Vec::new();
+        print_replay(&r, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(
+            text.starts_with("Game 1: Ann (Black) vs reversi (level hard) (White), 8x8 othello"),
+            "{text}"
+        );
+        assert!(text.contains("\n1. Black f5 (1.5 s)\n"), "{text}");
+        assert!(text.contains("\n2. White d6 (1.5 s, eval -2)\n"), "{text}");
+        assert!(text.contains("last: White d6 flipping d5"), "{text}");
+        assert!(
+            text.ends_with("After 2 moves: Black 3, White 3; in progress, Black to move\n"),
+            "{text}"
+        );
+        // The start and one board per move.
+        assert_eq!(text.matches("    a b c d e f g h").count(), 3);
     }
 }

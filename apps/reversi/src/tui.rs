@@ -19,9 +19,7 @@ use crossterm::event::{self, Event, KeyEventKind};
 pub use app::App;
 pub use theme::Theme;
 
-use crate::game_log::LogHandle;
-use crate::replay::Replay;
-use crate::session::{Session, Settings};
+use reversi_game::{LogHandle, Replay, Session, Settings};
 
 /// Where the UI opens.
 #[derive(Debug, Clone)]

@@ -3,12 +3,42 @@
 pub mod algorithms;
 pub mod engine;
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
+use clap::Subcommand;
+use reversi_core::BoardSize;
 use reversi_engine::{flip, mobility, perft, Board};
 
 use super::perft::format_rate;
+
+#[derive(Debug, Subcommand)]
+pub enum BenchCommand {
+    /// The classic algorithms on the same positions: states explored, time, and a check that
+    /// all of them find the same value.
+    Algorithms {
+        /// Deepest search depth (every depth from 1 is measured).
+        #[arg(long, default_value_t = 5)]
+        depth: u32,
+        /// How many positions.
+        #[arg(long, default_value_t = 10)]
+        positions: usize,
+        /// Board size; 8x8 takes XOT openings, other sizes a fixed random walk from the start.
+        #[arg(long, default_value = "8")]
+        size: BoardSize,
+        /// XOT openings file for 8x8 [default: $REVERSI_DATA/xot-large.txt, or
+        /// ../shared/data/xot-large.txt]
+        #[arg(long)]
+        openings: Option<PathBuf>,
+    },
+    /// Perft and move-generation speed on 8x8, scalar and SIMD code side by side.
+    Perft {
+        /// Perft depth from the start position.
+        #[arg(long, default_value_t = 11)]
+        depth: u32,
+    },
+}
 
 type MovesFn = fn(u64, u64) -> u64;
 type FlipsFn = fn(u64, u64, u32) -> u64;

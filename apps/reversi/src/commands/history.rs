@@ -1,8 +1,7 @@
 //! `reversi history`: list, show, delete, export and import the games kept in the database.
 
 mod analyze;
-pub(crate) mod convert;
-mod import;
+pub(crate) mod import;
 mod stress;
 
 use std::io::{BufRead, IsTerminal, Write};
@@ -12,7 +11,11 @@ use std::process::ExitCode;
 use anyhow::{bail, Context};
 use clap::{Args, Subcommand, ValueEnum};
 use reversi_core::{format_transcript, BoardSize, Color, Outcome, Rules};
+use reversi_game::{clock_seed, convert, Replay, StoreLog};
 use reversi_store::{GameFilter, GameId, GameInfo, PlayerKind, Status, Store};
+
+use crate::frontend::{self, db_path};
+use crate::tui;
 
 /// `reversi history` options.
 #[derive(Debug, Args)]
@@ -128,19 +131,6 @@ pub enum ImportFormat {
     Transcript,
 }
 
-/// The database to use: `--db`, else `$REVERSI_DB`, else the default path. The play loop
-/// opens the same one.
-pub(crate) fn db_path(explicit: Option<PathBuf>) -> anyhow::Result<PathBuf> {
-    explicit
-        .or_else(|| {
-            std::env::var_os("REVERSI_DB")
-                .filter(|v| !v.is_empty())
-                .map(PathBuf::from)
-        })
-        .or_else(reversi_store::default_path)
-        .context("no game database: pass --db PATH or set REVERSI_DB (HOME is not set)")
-}
-
 /// Opens an existing database for reading; `None` when there is none yet.
 fn open_existing(path: &Path) -> anyhow::Result<Option<Store>> {
     if path.exists() {
@@ -177,42 +167,24 @@ pub fn run(args: HistoryArgs) -> anyhow::Result<ExitCode> {
         } => import::run(&mut Store::open(&path)?, &files, format, size, rules),
         HistoryCommand::Analyze { id, level } => analyze::run(&require(&path)?, id, &level),
         HistoryCommand::Resume { id, plain } => resume(&path, id, plain),
-        HistoryCommand::Replay { id, plain } => replay(&require(&path)?, id, plain),
+        HistoryCommand::Replay { id, plain } => replay(&path, id, plain),
         HistoryCommand::StressAppend { seconds } => stress::run(&mut Store::open(&path)?, seconds),
     }
 }
 
 fn resume(path: &Path, id: GameId, plain: bool) -> anyhow::Result<ExitCode> {
-    let log = crate::store_log::StoreLog::handle(path);
-    let session = crate::store_log::resume(
-        &require(path)?,
-        id,
-        crate::commands::play::clock_seed(),
-        Some(log.clone()),
-    )?;
-    let history = crate::tui::History {
+    let log = StoreLog::handle(path);
+    let session = reversi_game::resume(&require(path)?, id, clock_seed(), Some(log.clone()))?;
+    let history = tui::History {
         db: Some(path.to_path_buf()),
         log: Some(log),
     };
-    crate::commands::play::play_session(session, plain, history)
+    frontend::play_session(session, plain, history)
 }
 
-fn replay(store: &Store, id: GameId, plain: bool) -> anyhow::Result<ExitCode> {
-    let replay = crate::replay::Replay::new(store.load_game(id)?);
-    if plain || !crate::commands::play::is_interactive() {
-        let mut out = std::io::stdout().lock();
-        crate::replay::print(&replay, &mut out)?;
-        out.flush()?;
-    } else {
-        crate::tui::run(
-            crate::tui::Start::Replay(Box::new(replay)),
-            crate::tui::History {
-                db: Some(store.path().to_path_buf()),
-                log: None,
-            },
-        )?;
-    }
-    Ok(ExitCode::SUCCESS)
+fn replay(path: &Path, id: GameId, plain: bool) -> anyhow::Result<ExitCode> {
+    let replay = Replay::new(require(path)?.load_game(id)?);
+    frontend::replay(replay, plain, path.to_path_buf())
 }
 
 fn player_text(p: &reversi_store::Player) -> String {

@@ -94,7 +94,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
     let openings = read_openings(&path, args.games.div_ceil(2))?;
     let mut sink = match &args.out {
         Some(out) => Sink::ggf(out)?,
-        None => Sink::store(&crate::commands::history::db_path(args.db.clone())?)?,
+        None => Sink::store(&crate::frontend::db_path(args.db.clone())?)?,
     };
     let setup = Setup {
         threads: args.threads.max(1),

@@ -1,47 +1,45 @@
 //! `reversi play` and `reversi` alone: a game in the terminal UI, or in plain text when asked
 //! or when standard input or output is not a terminal; saved to the history unless told not.
 
-use std::io::{self, IsTerminal};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::{SystemTime, UNIX_EPOCH};
 
-use crate::cli::PlayArgs;
-use crate::commands::history::db_path;
-use crate::session::{Session, Settings};
-use crate::store_log::StoreLog;
-use crate::{plain, tui};
+use clap::Args;
+use reversi_core::{BoardSize, Rules};
+use reversi_game::{clock_seed, Player, Session, Settings};
 
-/// Whether both standard input and output are terminals.
-pub fn is_interactive() -> bool {
-    io::stdin().is_terminal() && io::stdout().is_terminal()
-}
+use crate::frontend::{history, play_session};
+use crate::tui;
 
-pub(crate) fn clock_seed() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(1, |d| d.as_nanos() as u64)
-}
-
-/// The database and the log games are saved to: the database is read by the UI's history
-/// screen even with `no_save`. Without any database path, games are played unsaved after a
-/// warning.
-fn history(db: Option<PathBuf>, no_save: bool) -> tui::History {
-    match db_path(db) {
-        Ok(path) => tui::History {
-            log: (!no_save).then(|| StoreLog::handle(&path)),
-            db: Some(path),
-        },
-        Err(e) => {
-            if !no_save {
-                eprintln!("warning: {e:#}; the game will not be saved");
-            }
-            tui::History {
-                db: None,
-                log: None,
-            }
-        }
-    }
+/// `reversi play` options.
+#[derive(Debug, Args)]
+pub struct PlayArgs {
+    /// Board size: an even number from 4 to 16.
+    #[arg(long, default_value = "8")]
+    pub size: BoardSize,
+    /// Start rule: othello (four-disc start) or reversi (empty board, centre placement).
+    #[arg(long, default_value = "othello")]
+    pub rules: Rules,
+    /// Who plays Black, who moves first: human, ai, ai:LEVEL, ai:ALGORITHM:DEPTH (see below).
+    #[arg(long, default_value = "human")]
+    pub black: Player,
+    /// Who plays White.
+    #[arg(long, default_value = "ai")]
+    pub white: Player,
+    /// Plain text on standard input and output instead of the full-screen board (automatic
+    /// when standard input or output is not a terminal).
+    #[arg(long)]
+    pub plain: bool,
+    /// Seed of the computer players' random choices [default: from the clock].
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Game database the game is saved to, move by move [default: $REVERSI_DB, else
+    /// $XDG_DATA_HOME/reversi/games.sqlite3, else ~/.local/share/reversi/games.sqlite3]
+    #[arg(long, value_name = "PATH")]
+    pub db: Option<PathBuf>,
+    /// Play without saving the game to the history.
+    #[arg(long, conflicts_with = "db")]
+    pub no_save: bool,
 }
 
 pub fn run(args: PlayArgs, menu_db: Option<PathBuf>) -> anyhow::Result<ExitCode> {
@@ -55,36 +53,6 @@ pub fn run(args: PlayArgs, menu_db: Option<PathBuf>) -> anyhow::Result<ExitCode>
     let history = history(args.db.or(menu_db), args.no_save);
     let session = Session::with_log(settings, history.log.clone());
     play_session(session, args.plain, history)
-}
-
-/// Plays `session`, a new game or one resumed, in plain text or in the terminal UI.
-pub(crate) fn play_session(
-    mut session: Session,
-    plain: bool,
-    history: tui::History,
-) -> anyhow::Result<ExitCode> {
-    if plain || !is_interactive() {
-        let mut input = io::stdin().lock();
-        let mut out = io::stdout().lock();
-        let echo = !io::stdin().is_terminal();
-        plain::run_session(&mut session, &mut input, &mut out, echo)?;
-        saved_note(&session);
-    } else {
-        tui::run(tui::Start::Session(Box::new(session)), history)?;
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-/// Says on standard error where the game was saved, when it was.
-fn saved_note(session: &Session) {
-    let Some(id) = session.log_id() else { return };
-    if let Some(e) = session.save_error() {
-        eprintln!("Game {id} in the history lacks the last moves: {e}");
-    } else if session.is_over() {
-        eprintln!("Saved as game {id}; `reversi history replay {id}` replays it.");
-    } else {
-        eprintln!("Saved as game {id}; `reversi history resume {id}` continues it.");
-    }
 }
 
 /// The main menu.

@@ -3,11 +3,13 @@
 
 use std::io::{IsTerminal, Write};
 use std::path::Path;
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
+use clap::Args;
 use reversi_core::{format_transcript, BoardSize, Move, Position, Rules, Score};
 use reversi_engine::engine::{default_threads, Engine, Info, Limits, Precision};
 use reversi_engine::{square_bit, square_name, Board};
@@ -16,7 +18,38 @@ use reversi_formats::obf::parse_obf;
 mod store;
 
 use super::perft::format_rate;
-use crate::cli::SolveArgs;
+
+/// `reversi solve` options.
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    /// OBF file of positions (one a line: 64 squares, side to move, `;`, best scores).
+    #[arg(required_unless_present = "size")]
+    pub file: Option<PathBuf>,
+    /// Instead of a file, solve the start position of this board size (4, 6 or 8) and print
+    /// a perfect line.
+    #[arg(long, conflicts_with = "file")]
+    pub size: Option<BoardSize>,
+    /// Start rule with --size.
+    #[arg(long, default_value = "othello", requires = "size")]
+    pub rules: Rules,
+    /// Search threads [default: the number of cores].
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Solve for win/loss/draw only.
+    #[arg(long)]
+    pub wld: bool,
+    /// Transposition table size in MB (1 GB: FFO #53 on 2 threads took 196 s against 239 s
+    /// with 256 MB).
+    #[arg(long, default_value_t = 1024)]
+    pub hash_mb: usize,
+    /// With --size: store the exact value of every position within --plies plies of the
+    /// start in this file (the table the top level plays from; 4x4 and 6x6).
+    #[arg(long, requires = "size")]
+    pub store: Option<PathBuf>,
+    /// Plies from the start covered by --store.
+    #[arg(long, default_value_t = 8, requires = "store")]
+    pub plies: u32,
+}
 
 /// The name of a bit on the 8x8 board, upper-case as OBF files write it.
 fn square_text(bit: u8) -> String {

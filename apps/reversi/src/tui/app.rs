@@ -16,7 +16,7 @@ use super::setup::{Setup, SetupAction};
 use super::theme::Theme;
 use super::worker::Workers;
 use super::{help, History, Start};
-use crate::session::{Session, Settings};
+use reversi_game::{Session, Settings};
 
 /// The screen shown.
 pub enum Screen {
@@ -86,8 +86,9 @@ impl App {
     /// Continues game `id` of the history screen's database, or says why not.
     fn resume(&mut self, mut list: Box<HistoryScreen>, id: reversi_store::GameId) {
         let seed = self.last.seed.wrapping_add(1);
-        let resumed = match list.store() {
-            Some(store) => crate::store_log::resume(store, id, seed, self.history.log.clone())
+        let resumed = match list.history() {
+            Some(history) => history
+                .resume(id, seed, self.history.log.clone())
                 .map_err(|e| e.to_string()),
             None => Err("no game database".to_string()),
         };

@@ -9,7 +9,7 @@ use reversi_core::{Move, Position, Square};
 use reversi_engine::ai::Candidate;
 
 use super::theme::Theme;
-use crate::session::LastMove;
+use reversi_game::LastMove;
 
 /// Boards up to 8x8 get four columns a square (room for hint scores such as `-21` side by
 /// side), up to 12x12 three, larger ones two: 16x16 fits 80x24.

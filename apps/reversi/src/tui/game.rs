@@ -12,7 +12,7 @@ use reversi_engine::ai::{Candidate, Thinking};
 use reversi_engine::levels::Level;
 
 use super::worker::{Job, Report, Workers};
-use crate::session::{side_label, Session};
+use reversi_game::{side_label, Session};
 
 /// What the app does after a key on the game screen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,19 +1,18 @@
 //! The history screen: the stored games newest first, scrollable, with keys to replay one,
 //! resume one in progress, or delete one after a y/n confirmation.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::Line;
 use ratatui::widgets::Widget;
-use reversi_store::{GameFilter, GameId, GameInfo, Status, Store};
+use reversi_store::{GameFilter, GameId, GameInfo, Status};
 
 use super::game::Note;
 use super::theme::Theme;
-use crate::replay::Replay;
-use crate::session::result_line;
+use reversi_game::{result_line, History, Replay};
 
 /// What the app does after a key on the history screen.
 pub enum HistoryAction {
@@ -26,8 +25,7 @@ pub enum HistoryAction {
 
 /// The history screen.
 pub struct HistoryScreen {
-    db: Option<PathBuf>,
-    store: Option<Store>,
+    history: Option<History>,
     pub games: Vec<GameInfo>,
     pub selected: usize,
     /// The game to delete once `y` confirms.
@@ -40,8 +38,7 @@ impl HistoryScreen {
     #[must_use]
     pub fn open(db: Option<&Path>) -> HistoryScreen {
         let mut screen = HistoryScreen {
-            db: db.map(Path::to_path_buf),
-            store: None,
+            history: db.map(History::at),
             games: Vec::new(),
             selected: 0,
             confirm: None,
@@ -51,22 +48,15 @@ impl HistoryScreen {
         screen
     }
 
-    /// The database, when there is one.
-    pub fn store(&self) -> Option<&Store> {
-        self.store.as_ref()
+    /// The saved games, when there is a database.
+    pub fn history(&mut self) -> Option<&mut History> {
+        self.history.as_mut()
     }
 
     /// Reads the list again (after a game was played or deleted).
     pub fn reload(&mut self) {
-        if self.store.is_none() {
-            match self.db.as_deref().filter(|p| p.exists()).map(Store::open) {
-                Some(Ok(store)) => self.store = Some(store),
-                Some(Err(e)) => self.error(e.to_string()),
-                None => {}
-            }
-        }
-        if let Some(store) = &self.store {
-            match store.list_games(&GameFilter::default()) {
+        if let Some(history) = &mut self.history {
+            match history.list(&GameFilter::default()) {
                 Ok(games) => self.games = games,
                 Err(e) => self.error(e.to_string()),
             }
@@ -119,11 +109,14 @@ impl HistoryScreen {
     }
 
     fn replay(&mut self) -> HistoryAction {
-        let (Some(store), Some(g)) = (&self.store, self.chosen()) else {
+        let Some(id) = self.chosen().map(|g| g.id) else {
             return HistoryAction::Stay;
         };
-        match store.load_game(g.id) {
-            Ok(stored) => HistoryAction::Replay(Box::new(Replay::new(stored))),
+        let Some(history) = &mut self.history else {
+            return HistoryAction::Stay;
+        };
+        match history.replay(id) {
+            Ok(replay) => HistoryAction::Replay(Box::new(replay)),
             Err(e) => {
                 self.error(e.to_string());
                 HistoryAction::Stay
@@ -132,8 +125,10 @@ impl HistoryScreen {
     }
 
     fn delete(&mut self, id: GameId) {
-        let Some(store) = &mut self.store else { return };
-        match store.delete_game(id) {
+        let Some(history) = &mut self.history else {
+            return;
+        };
+        match history.delete(id) {
             Ok(_) => {
                 self.note = Some(Note {
                     text: format!("Game {id} deleted"),
@@ -168,8 +163,8 @@ impl HistoryScreen {
         )
         .render(header, buf);
         if self.games.is_empty() {
-            let text = match &self.db {
-                Some(db) => format!("  No games yet in {}", db.display()),
+            let text = match &self.history {
+                Some(history) => format!("  No games yet in {}", history.path().display()),
                 None => "  No game database (pass --db PATH or set REVERSI_DB)".into(),
             };
             Line::raw(text).render(list, buf);

@@ -10,7 +10,7 @@ use reversi_core::{Color, Move};
 
 use super::board::{board_extent, Board};
 use super::theme::Theme;
-use crate::replay::{outcome_text, player_name, record_note, Replay};
+use reversi_game::{outcome_text, player_name, record_note, Replay};
 
 /// What the app does after a key on the replay screen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

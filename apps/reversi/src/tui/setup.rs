@@ -11,8 +11,7 @@ use reversi_engine::ai::Ai;
 use reversi_engine::levels::Level;
 
 use super::theme::Theme;
-use crate::player::Player;
-use crate::session::Settings;
+use reversi_game::{Player, Settings};
 
 /// The players offered: a person, each named level, then greedy and random.
 #[must_use]

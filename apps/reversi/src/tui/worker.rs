@@ -11,7 +11,7 @@ use reversi_core::Position;
 use reversi_engine::ai::{self, Candidate, Decision, Thinking};
 use reversi_engine::levels::Level;
 
-use crate::session::ComputerTurn;
+use reversi_game::ComputerTurn;
 
 /// What a job tells the screen.
 #[derive(Debug)]

@@ -21,12 +21,9 @@ use tokio::sync::broadcast::error::RecvError;
 
 use super::error::{ApiJson, ApiPath, AppError};
 use super::live::{Event, LiveGame, Seats};
-use super::log::WebLog;
 use super::view::{color_name, CandidateView, GameView, ThinkingView};
 use super::AppState;
-use crate::game_log::LogHandle;
-use crate::player::Player;
-use crate::session::{Session, Settings};
+use reversi_game::{clock_seed, LogHandle, Player, Session, Settings, StoreLog};
 
 /// The header that carries a player's seat token.
 pub const TOKEN_HEADER: &str = "x-player-token";
@@ -85,7 +82,7 @@ fn parse_player(text: Option<&str>, default: Player) -> Result<Player, AppError>
         None => Ok(default),
         Some(t) => t
             .parse()
-            .map_err(|e: crate::player::ParsePlayerError| AppError::bad_request(e.to_string())),
+            .map_err(|e: reversi_game::ParsePlayerError| AppError::bad_request(e.to_string())),
     }
 }
 
@@ -95,12 +92,6 @@ fn stored_player(p: Player, guest: bool) -> reversi_store::Player {
         Player::Human => reversi_store::Player::human("Human"),
         Player::Computer(ai) => reversi_store::Player::computer("reversi", &ai.to_string()),
     }
-}
-
-fn clock_seed() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(1, |d| d.as_nanos() as u64)
 }
 
 async fn create(
@@ -142,11 +133,11 @@ async fn create(
         stored_player(white, remote == Some(Color::White)),
     );
     let id = app.store().create_game(&record)?;
-    let log = WebLog::new(app.shared_store(), id, record);
+    let log = StoreLog::shared(app.backend().shared_store()).with_record(id, record);
     let session = Session::with_log(settings, Some(LogHandle::new(Arc::new(Mutex::new(log)))));
-    let game = Arc::new(LiveGame::new(id, session, Seats::new(remote)));
+    let game = LiveGame::new(id, session, Seats::new(remote));
     app.games().insert(id, Arc::clone(&game));
-    game.begin(&app)?;
+    game.begin(app.backend())?;
     let gs = game.lock();
     let created = Created {
         game: game.view(&gs),
@@ -182,7 +173,7 @@ async fn play(
     ApiJson(req): ApiJson<MoveRequest>,
 ) -> Result<Json<GameView>, AppError> {
     let game = app.require_live(GameId(id))?;
-    game.play(&app, token(&headers), &req.square)?;
+    game.play(app.backend(), token(&headers), &req.square)?;
     Ok(current(&game))
 }
 
@@ -192,7 +183,7 @@ async fn undo(
     headers: HeaderMap,
 ) -> Result<Json<GameView>, AppError> {
     let game = app.require_live(GameId(id))?;
-    game.undo(&app, token(&headers))?;
+    game.undo(app.backend(), token(&headers))?;
     Ok(current(&game))
 }
 
@@ -202,7 +193,7 @@ async fn redo(
     headers: HeaderMap,
 ) -> Result<Json<GameView>, AppError> {
     let game = app.require_live(GameId(id))?;
-    game.redo(&app, token(&headers))?;
+    game.redo(app.backend(), token(&headers))?;
     Ok(current(&game))
 }
 
@@ -212,7 +203,7 @@ async fn resign(
     headers: HeaderMap,
 ) -> Result<Json<GameView>, AppError> {
     let game = app.require_live(GameId(id))?;
-    game.resign(&app, token(&headers))?;
+    game.resign(app.backend(), token(&headers))?;
     Ok(current(&game))
 }
 
@@ -290,6 +281,7 @@ async fn hint(
     let stop = StopOnDrop(Arc::new(AtomicBool::new(false)));
     let flag = Arc::clone(&stop.0);
     let scored = app
+        .backend()
         .search(move || hints(&position, level, &flag, &mut |_| {}))
         .await?;
     Ok(Json(Hints {

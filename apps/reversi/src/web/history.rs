@@ -18,8 +18,7 @@ use super::error::{ApiBytes, ApiJson, ApiPath, ApiQuery, AppError};
 use super::games::parse_level;
 use super::view::{replay, AnalysisView, InfoView, ReplayStep};
 use super::AppState;
-use crate::analysis::analyze;
-use crate::commands::history::convert;
+use reversi_game::{analysis::analyze, convert};
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -250,6 +249,7 @@ async fn analysis(
     let stop = super::games::StopOnDrop(Arc::new(AtomicBool::new(false)));
     let flag = Arc::clone(&stop.0);
     let result = app
+        .backend()
         .search(move || analyze(&stored.game, level, &flag, &mut |_, _| {}))
         .await?;
     let analysis = result.ok_or_else(|| AppError::internal("the analysis was stopped"))?;

@@ -5,17 +5,19 @@
 use std::collections::hash_map::RandomState;
 use std::hash::{BuildHasher, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
 
-use reversi_core::{Color, Square};
+use reversi_core::{Color, Move, Square};
 use reversi_engine::ai::{Decision, Thinking};
 use reversi_store::{GameId, Store};
 use tokio::sync::broadcast;
 
+use super::backend::Backend;
 use super::error::AppError;
-use super::view::{GameView, ThinkingView};
-use super::AppState;
-use crate::session::{PlayError, Session};
+use super::view::{
+    board_rows, color_name, names, Counts, GameView, LastMoveView, ResultView, ThinkingView,
+};
+use reversi_game::{PlayError, Session};
 
 /// What a browser watching a game hears: the whole state after each change, and the
 /// computer's search as it deepens.
@@ -163,15 +165,19 @@ impl GameState {
 #[derive(Debug)]
 pub struct LiveGame {
     pub id: GameId,
+    /// The game itself, for the searches it starts to come back to (gone once the server
+    /// has dropped the game).
+    me: Weak<LiveGame>,
     state: Mutex<GameState>,
     events: broadcast::Sender<Event>,
 }
 
 impl LiveGame {
-    pub fn new(id: GameId, session: Session, seats: Seats) -> LiveGame {
+    pub fn new(id: GameId, session: Session, seats: Seats) -> Arc<LiveGame> {
         let (events, _) = broadcast::channel(64);
-        LiveGame {
+        Arc::new_cyclic(|me| LiveGame {
             id,
+            me: me.clone(),
             state: Mutex::new(GameState {
                 session,
                 seats,
@@ -182,7 +188,7 @@ impl LiveGame {
                 version: 0,
             }),
             events,
-        }
+        })
     }
 
     /// The state, even if a request panicked while holding it.
@@ -194,12 +200,61 @@ impl LiveGame {
         self.events.subscribe()
     }
 
+    /// The game as its players see it.
     pub fn view(&self, gs: &GameState) -> GameView {
-        GameView::of(self.id, gs)
+        let id = self.id;
+        let s = &gs.session;
+        let pos = s.position();
+        let ended = gs.ended();
+        let moves = s.game().moves();
+        let positions = s.game().positions();
+        let passed = moves
+            .iter()
+            .enumerate()
+            .rev()
+            .take(2)
+            .find(|(_, &m)| m == Move::Pass)
+            .map(|(i, _)| color_name(positions[i].turn()));
+        GameView {
+            id: id.0,
+            version: gs.version,
+            size: pos.size().get(),
+            rules: s.settings().rules.name(),
+            black: s.settings().black.to_string(),
+            white: s.settings().white.to_string(),
+            board: board_rows(pos),
+            turn: (!ended).then(|| color_name(pos.turn())),
+            human_turn: !ended && s.is_human_turn(),
+            legal: if ended {
+                Vec::new()
+            } else {
+                names(&pos.legal_moves())
+            },
+            moves: moves.iter().map(ToString::to_string).collect(),
+            last: s.last_move().map(|l| LastMoveView {
+                color: color_name(l.color),
+                square: match l.mv {
+                    Move::Play(sq) => Some(sq.to_string()),
+                    Move::Pass => None,
+                },
+                flipped: names(&l.flipped),
+            }),
+            passed,
+            counts: Counts::of(pos),
+            over: ended,
+            result: s.result().map(ResultView::of),
+            resigned: gs.resigned.map(color_name),
+            can_undo: !ended && s.can_undo(),
+            can_redo: !ended && s.can_redo(),
+            thinking: gs.searching(),
+            remote: gs.seats.remote.map(color_name),
+            joined: gs.seats.joined(),
+            save_error: s.save_error().map(ToString::to_string),
+        }
     }
 
     /// Starts the game: forced passes, the first save, the computer's first search.
-    pub fn begin(&self, app: &AppState) -> Result<(), AppError> {
+    pub fn begin(&self, app: &Backend) -> Result<(), AppError> {
         let mut gs = self.lock();
         self.changed(app, &mut gs);
         Ok(())
@@ -214,7 +269,7 @@ impl LiveGame {
     }
 
     /// A person plays `square` for the side to move.
-    pub fn play(&self, app: &AppState, token: Option<&str>, square: &str) -> Result<(), AppError> {
+    pub fn play(&self, app: &Backend, token: Option<&str>, square: &str) -> Result<(), AppError> {
         let mut gs = self.lock();
         if gs.ended() {
             return Err(AppError::conflict("the game is over"));
@@ -241,7 +296,7 @@ impl LiveGame {
     }
 
     /// Takes back to the previous turn of a person.
-    pub fn undo(&self, app: &AppState, token: Option<&str>) -> Result<(), AppError> {
+    pub fn undo(&self, app: &Backend, token: Option<&str>) -> Result<(), AppError> {
         let mut gs = self.lock();
         gs.seats.any(token)?;
         if gs.ended() {
@@ -254,7 +309,7 @@ impl LiveGame {
         Ok(())
     }
 
-    pub fn redo(&self, app: &AppState, token: Option<&str>) -> Result<(), AppError> {
+    pub fn redo(&self, app: &Backend, token: Option<&str>) -> Result<(), AppError> {
         let mut gs = self.lock();
         gs.seats.any(token)?;
         if gs.ended() {
@@ -269,7 +324,7 @@ impl LiveGame {
 
     /// The side to move resigns (or, for a guest, the guest's side; the owner resigns the
     /// side to move when both are theirs).
-    pub fn resign(&self, app: &AppState, token: Option<&str>) -> Result<(), AppError> {
+    pub fn resign(&self, app: &Backend, token: Option<&str>) -> Result<(), AppError> {
         let mut gs = self.lock();
         gs.seats.any(token)?;
         if gs.ended() {
@@ -304,7 +359,7 @@ impl LiveGame {
 
     /// After every change: forced passes, telling the watchers, the computer's turn. The
     /// session has saved the change; a failure to save is reported (once) and shown.
-    fn changed(&self, app: &AppState, gs: &mut GameState) {
+    fn changed(&self, app: &Backend, gs: &mut GameState) {
         gs.cancel_search();
         while gs.session.must_pass() {
             if gs.session.pass().is_err() {
@@ -325,7 +380,7 @@ impl LiveGame {
     }
 
     /// Starts the computer's search if the computer is to move.
-    fn start_search(&self, app: &AppState, gs: &mut GameState) {
+    fn start_search(&self, app: &Backend, gs: &mut GameState) {
         if gs.resigned.is_some() {
             return;
         }
@@ -340,7 +395,7 @@ impl LiveGame {
             stop: Arc::clone(&stop),
         });
         let app = app.clone();
-        let game_id = self.id;
+        let me = self.me.clone();
         tokio::spawn(async move {
             let Ok(permit) = app.pool().acquire_owned().await else {
                 return;
@@ -348,7 +403,7 @@ impl LiveGame {
             if stop.load(Ordering::Relaxed) {
                 return;
             }
-            let Some(game) = app.live(game_id) else {
+            let Some(game) = me.upgrade() else {
                 return;
             };
             let events = game.events.clone();
@@ -373,7 +428,7 @@ impl LiveGame {
     }
 
     /// The computer's decision arrives: played if it is still wanted.
-    fn computer_played(&self, app: &AppState, search: u64, ply: usize, decision: &Decision) {
+    fn computer_played(&self, app: &Backend, search: u64, ply: usize, decision: &Decision) {
         let mut gs = self.lock();
         if gs.search.as_ref().map(|s| s.id) != Some(search) {
             return;

@@ -1,13 +1,11 @@
 //! What the API sends: games, boards, the computer's thinking, hints and analyses as JSON.
 
-use reversi_core::{Color, Game, Move, Position, Score, Square};
+use reversi_core::{Color, Game, Position, Score, Square};
 use reversi_engine::ai::{Candidate, ScoreKind, Thinking};
 use reversi_store::{GameInfo, Status};
 use serde::Serialize;
 
-use super::live::GameState;
-use crate::analysis::Analysis;
-use crate::session::result_line;
+use reversi_game::{analysis::Analysis, result_line};
 
 pub fn color_name(c: Color) -> &'static str {
     match c {
@@ -33,7 +31,7 @@ pub fn board_rows(pos: &Position) -> Vec<String> {
         .collect()
 }
 
-fn names(squares: &[Square]) -> Vec<String> {
+pub fn names(squares: &[Square]) -> Vec<String> {
     squares.iter().map(ToString::to_string).collect()
 }
 
@@ -114,59 +112,6 @@ pub struct GameView {
     pub joined: bool,
     /// Why the game is not being saved to the history, while that lasts.
     pub save_error: Option<String>,
-}
-
-impl GameView {
-    pub fn of(id: reversi_store::GameId, gs: &GameState) -> GameView {
-        let s = &gs.session;
-        let pos = s.position();
-        let ended = gs.ended();
-        let moves = s.game().moves();
-        let positions = s.game().positions();
-        let passed = moves
-            .iter()
-            .enumerate()
-            .rev()
-            .take(2)
-            .find(|(_, &m)| m == Move::Pass)
-            .map(|(i, _)| color_name(positions[i].turn()));
-        GameView {
-            id: id.0,
-            version: gs.version,
-            size: pos.size().get(),
-            rules: s.settings().rules.name(),
-            black: s.settings().black.to_string(),
-            white: s.settings().white.to_string(),
-            board: board_rows(pos),
-            turn: (!ended).then(|| color_name(pos.turn())),
-            human_turn: !ended && s.is_human_turn(),
-            legal: if ended {
-                Vec::new()
-            } else {
-                names(&pos.legal_moves())
-            },
-            moves: moves.iter().map(ToString::to_string).collect(),
-            last: s.last_move().map(|l| LastMoveView {
-                color: color_name(l.color),
-                square: match l.mv {
-                    Move::Play(sq) => Some(sq.to_string()),
-                    Move::Pass => None,
-                },
-                flipped: names(&l.flipped),
-            }),
-            passed,
-            counts: Counts::of(pos),
-            over: ended,
-            result: s.result().map(ResultView::of),
-            resigned: gs.resigned.map(color_name),
-            can_undo: !ended && s.can_undo(),
-            can_redo: !ended && s.can_redo(),
-            thinking: gs.searching(),
-            remote: gs.seats.remote.map(color_name),
-            joined: gs.seats.joined(),
-            save_error: s.save_error().map(ToString::to_string),
-        }
-    }
 }
 
 /// A score with what it means.

@@ -9,7 +9,7 @@ use anyhow::{bail, Context};
 use reversi_engine::levels::Level;
 use reversi_store::{GameId, Store};
 
-use crate::analysis::{analyze, Verdict};
+use reversi_game::analysis::{analyze, Verdict};
 
 pub fn run(store: &Store, id: GameId, level: &str) -> anyhow::Result<ExitCode> {
     let Some(level) = Level::parse(level) else {

@@ -12,8 +12,8 @@ use reversi_core::{BoardSize, Position, Rules};
 use reversi_formats::{ggf, transcript, wthor};
 use reversi_store::{ImportGame, Store};
 
-use super::convert;
 use super::ImportFormat;
+use reversi_game::convert;
 
 /// Player and tournament names of a WTHOR folder, read once.
 #[derive(Default)]

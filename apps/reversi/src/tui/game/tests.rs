@@ -15,9 +15,8 @@ use ratatui::Terminal;
 use reversi_core::{BoardSize, Rules, Square};
 
 use super::GameScreen;
-use crate::player::Player;
-use crate::session::{result_line, Session, Settings};
 use crate::tui::{App, Start, Theme};
+use reversi_game::{result_line, Player, Session, Settings};
 
 fn settings(size: u8, black: &str, white: &str) -> Settings {
     Settings {

@@ -9,9 +9,9 @@ use reversi_core::{Color, Move};
 use reversi_engine::ai::{Candidate, Thinking};
 
 use super::GameScreen;
-use crate::session::{result_line, side_label};
 use crate::tui::board::{board_extent, Board};
 use crate::tui::theme::Theme;
+use reversi_game::{result_line, side_label};
 
 /// Draws the whole game screen into `area`.
 pub fn render(game: &GameScreen, theme: Theme, area: Rect, buf: &mut Buffer) {

@@ -14,10 +14,9 @@ use ratatui::Terminal;
 use reversi_core::{BoardSize, Game, Position, Rules};
 use reversi_store::{GameId, MoveRecord, NewGame, Player, Status, Store};
 
-use crate::replay::Replay;
-use crate::store_log::StoreLog;
 use crate::tui::app::Screen;
 use crate::tui::{App, History, Start, Theme};
+use reversi_game::{Replay, StoreLog};
 
 /// A database with a finished 4x4 game (first legal move each turn), then an 8x8 game in
 /// progress after f5 d6 c3 between Ann and the computer at level `easy`.
@@ -69,7 +68,7 @@ fn app(path: &Path) -> App {
         log: Some(StoreLog::handle(path)),
     };
     App::with_history(
-        Start::Menu(crate::session::Settings::default()),
+        Start::Menu(reversi_game::Settings::default()),
         Theme::MONO,
         history,
     )

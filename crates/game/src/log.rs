@@ -1,13 +1,13 @@
-//! Where a [`crate::session::Session`] keeps its game as it is played: the [`GameLog`] trait it
+//! Where a [`crate::Session`] keeps its game as it is played: the [`GameLog`] trait it
 //! reports to, and the records it reports. The session knows nothing of databases; the SQLite
-//! history implements the trait in `store_log.rs`, and a session without a log keeps nothing.
+//! history implements the trait in `history.rs`, and a session without a log keeps nothing.
 
 use std::fmt;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use reversi_core::{Move, Position, Score};
 
-use crate::session::Settings;
+use crate::settings::Settings;
 
 /// A game's record in a log (the history's game id).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -10,10 +10,12 @@ use reversi_core::{BoardSize, Position, Rules, Score};
 use reversi_engine::ai::Ai;
 use reversi_store::{GameFilter, GameId, PlayerKind, Status, Store, StoredGame};
 
-use super::{resume, ResumeError, StoreLog};
-use crate::game_log::{GameLog, LogError, LogHandle, LogId, LoggedMove};
+use super::{resume, ResumeError};
+use crate::log::{GameLog, LogError, LogHandle, LogId, LoggedMove};
 use crate::player::Player;
-use crate::session::{Session, Settings};
+use crate::session::Session;
+use crate::settings::Settings;
+use crate::store_log::StoreLog;
 
 fn settings(size: u8, black: &str, white: &str) -> Settings {
     Settings {

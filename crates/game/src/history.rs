@@ -1,135 +1,92 @@
-//! Played games in the history database: the [`GameLog`] over [`reversi_store::Store`], the
-//! players as the history names them and back, and loading an unfinished game to resume it.
+//! The saved games of one history database as a program's front ends use them: the players
+//! as the history names them and back, listing, loading and deleting games, and resuming an
+//! unfinished game as a [`Session`] that adds to the same record.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
 
-use reversi_core::{Position, Score};
 use reversi_engine::ai::Ai;
-use reversi_store::{GameId, MoveRecord, NewGame, PlayerKind, Status, Store, StoreError};
+use reversi_store::{GameFilter, GameId, GameInfo, PlayerKind, Status, Store, StoreError};
 
-use crate::game_log::{GameLog, LogError, LogHandle, LogId, LoggedMove};
+use crate::log::{LogHandle, LogId, LoggedMove};
 use crate::player::Player;
-use crate::session::{Session, Settings};
+use crate::replay::Replay;
+use crate::session::Session;
+use crate::settings::Settings;
 
 /// The name the history gives the program's computer players.
 pub const COMPUTER_NAME: &str = "reversi";
 
-/// Keeps games in the database at a path, opened at the first game (so that playing without
-/// ever moving creates no file).
-pub struct StoreLog {
+/// The games of the database at a path, opened at first use. A database that does not exist
+/// yet lists no games and is not created by looking.
+pub struct History {
     path: PathBuf,
     store: Option<Store>,
 }
 
-impl StoreLog {
-    /// The log of the database at `path`.
+impl History {
+    /// The history kept at `path`.
     #[must_use]
-    pub fn at(path: &Path) -> StoreLog {
-        StoreLog {
+    pub fn at(path: &Path) -> History {
+        History {
             path: path.to_path_buf(),
             store: None,
         }
     }
 
-    /// The log of an open database.
-    #[cfg(test)]
+    /// Where the database is.
     #[must_use]
-    pub fn open(store: Store) -> StoreLog {
-        StoreLog {
-            path: store.path().to_path_buf(),
-            store: Some(store),
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn store(&mut self) -> Result<&mut Store, StoreError> {
+        let store = match self.store.take() {
+            Some(store) => store,
+            None => Store::open(&self.path)?,
+        };
+        Ok(self.store.insert(store))
+    }
+
+    /// The games `filter` selects, newest first (none when the database does not exist).
+    ///
+    /// # Errors
+    /// The file is not this program's database, or reading it failed.
+    pub fn list(&mut self, filter: &GameFilter) -> Result<Vec<GameInfo>, StoreError> {
+        if self.store.is_none() && !self.path.exists() {
+            return Ok(Vec::new());
         }
+        self.store()?.list_games(filter)
     }
 
-    /// A shared handle on the log of the database at `path`.
-    #[must_use]
-    pub fn handle(path: &Path) -> LogHandle {
-        LogHandle::new(Arc::new(Mutex::new(StoreLog::at(path))))
+    /// Game `id`, ready to replay from its start.
+    ///
+    /// # Errors
+    /// No such game, or the database failed.
+    pub fn replay(&mut self, id: GameId) -> Result<Replay, StoreError> {
+        Ok(Replay::new(self.store()?.load_game(id)?))
     }
 
-    /// The database, once opened.
-    #[cfg(test)]
-    #[must_use]
-    pub fn store(&self) -> Option<&Store> {
-        self.store.as_ref()
+    /// Deletes game `id`; whether there was one.
+    ///
+    /// # Errors
+    /// The database failed.
+    pub fn delete(&mut self, id: GameId) -> Result<bool, StoreError> {
+        self.store()?.delete_game(id)
     }
 
-    fn store_mut(&mut self) -> Result<&mut Store, LogError> {
-        if self.store.is_none() {
-            self.store = Some(Store::open(&self.path).map_err(log_error)?);
-        }
-        self.store
-            .as_mut()
-            .ok_or_else(|| LogError(format!("{}: not open", self.path.display())))
-    }
-}
-
-fn log_error(e: StoreError) -> LogError {
-    LogError(e.to_string())
-}
-
-/// Records a new game described by `template` starting from `start` (kept only when it is
-/// not the standard start).
-pub(crate) fn create_game(
-    store: &mut Store,
-    template: NewGame,
-    start: &Position,
-) -> Result<LogId, LogError> {
-    let standard = Position::start(template.size, template.rules);
-    let new = NewGame {
-        start: (*start != standard).then(|| start.clone()),
-        ..template
-    };
-    let id = store.create_game(&new).map_err(log_error)?;
-    Ok(LogId(id.0))
-}
-
-/// Adds a move to game `id`.
-pub(crate) fn append_move(store: &mut Store, id: LogId, mv: &LoggedMove) -> Result<(), LogError> {
-    let record = MoveRecord {
-        mv: mv.mv,
-        time_ms: mv.time_ms,
-        eval: mv.eval,
-    };
-    store
-        .append_move(GameId(id.0), &record)
-        .map(drop)
-        .map_err(log_error)
-}
-
-/// Takes back the last move of game `id`.
-pub(crate) fn undo_move(store: &mut Store, id: LogId) -> Result<(), LogError> {
-    store.undo_move(GameId(id.0)).map(drop).map_err(log_error)
-}
-
-/// Marks game `id` finished with `score`.
-pub(crate) fn finish_game(store: &mut Store, id: LogId, score: Score) -> Result<(), LogError> {
-    store.finish_game(GameId(id.0), score).map_err(log_error)
-}
-
-impl GameLog for StoreLog {
-    fn create(&mut self, settings: &Settings, start: &Position) -> Result<LogId, LogError> {
-        let template = NewGame::standard(
-            settings.size,
-            settings.rules,
-            stored_player(settings.black),
-            stored_player(settings.white),
-        );
-        create_game(self.store_mut()?, template, start)
-    }
-
-    fn append(&mut self, id: LogId, mv: &LoggedMove) -> Result<(), LogError> {
-        append_move(self.store_mut()?, id, mv)
-    }
-
-    fn undo(&mut self, id: LogId) -> Result<(), LogError> {
-        undo_move(self.store_mut()?, id)
-    }
-
-    fn finish(&mut self, id: LogId, score: Score) -> Result<(), LogError> {
-        finish_game(self.store_mut()?, id, score)
+    /// Game `id`, in progress, as a session with the same players that adds its moves to the
+    /// same record through `log` (see [`resume`]).
+    ///
+    /// # Errors
+    /// As [`resume`].
+    pub fn resume(
+        &mut self,
+        id: GameId,
+        seed: u64,
+        log: Option<LogHandle>,
+    ) -> Result<Session, ResumeError> {
+        resume(self.store()?, id, seed, log)
     }
 }
 

@@ -1,4 +1,4 @@
-//! A game being played, independent of any screen: the settings, the players, the game with
+//! A game being played, independent of any screen: its settings and players, the game with
 //! its undo/redo stacks, whose turn it is and the result. The terminal UI and plain mode both
 //! drive a [`Session`]; every move played reaches the game through [`Session::commit`], and
 //! from there the session's [`GameLog`], when it has one.
@@ -7,55 +7,12 @@ use std::fmt;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use reversi_core::{BoardSize, Color, Game, IllegalMove, Move, Position, Rules, Score, Square};
+use reversi_core::{Color, Game, IllegalMove, Move, Position, Score, Square};
 use reversi_engine::ai::{Computer, Decision, ScoreKind, Thinking};
 
-use crate::game_log::{LogError, LogHandle, LogId, LoggedMove};
+use crate::log::{LogError, LogHandle, LogId, LoggedMove};
 use crate::player::Player;
-
-/// What a new game is played with.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Settings {
-    pub size: BoardSize,
-    pub rules: Rules,
-    pub black: Player,
-    pub white: Player,
-    /// Drives the computer players' random choices; the same seed replays the same game.
-    pub seed: u64,
-}
-
-impl Default for Settings {
-    fn default() -> Self {
-        Settings {
-            size: BoardSize::EIGHT,
-            rules: Rules::Othello,
-            black: Player::Human,
-            white: Player::Computer(reversi_engine::ai::Ai::default()),
-            seed: 1,
-        }
-    }
-}
-
-impl Settings {
-    #[must_use]
-    pub fn player(&self, color: Color) -> Player {
-        match color {
-            Color::Black => self.black,
-            Color::White => self.white,
-        }
-    }
-
-    /// The same game with the sides' players swapped (for a return game).
-    #[must_use]
-    pub fn swapped(&self) -> Settings {
-        Settings {
-            black: self.white,
-            white: self.black,
-            seed: self.seed.wrapping_add(1),
-            ..*self
-        }
-    }
-}
+use crate::settings::Settings;
 
 /// Why a move was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -631,6 +588,7 @@ pub fn result_line(score: Score) -> String {
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+    use reversi_core::{BoardSize, Rules};
     use reversi_engine::ai::Ai;
 
     fn settings(black: &str, white: &str, size: u8) -> Settings {

@@ -1,14 +1,10 @@
 //! Stepping through a stored game: the position after any number of its moves, the move that
-//! reached it with the discs it flipped, its time and evaluation, and the whole game printed
-//! move by move for `reversi history replay --plain`. The terminal UI's replay screen draws
-//! the same [`Replay`].
+//! reached it with the discs it flipped, its time and evaluation, and the words a replay shows
+//! (players, result, a move's note). Every front end's replay draws a [`Replay`].
 
-use std::io::{self, Write};
-
-use reversi_core::{Color, Game, Position};
+use reversi_core::{Game, Position};
 use reversi_store::{GameInfo, MoveRecord, PlayerKind, Status, StoredGame};
 
-use crate::plain::board_text;
 use crate::session::{move_at, result_line, LastMove};
 
 /// A stored game and how far into it the replay is.
@@ -37,6 +33,12 @@ impl Replay {
     #[must_use]
     pub fn len(&self) -> usize {
         self.game.moves().len()
+    }
+
+    /// Whether the game has no move at all.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
     }
 
     /// Moves played in the position shown.
@@ -116,59 +118,11 @@ pub fn record_note(record: &MoveRecord) -> String {
     }
 }
 
-/// Writes the game move by move: a heading, the start, then each move and the board after
-/// it, and where the game ended.
-///
-/// # Errors
-/// Writing failed.
-pub fn print(replay: &Replay, out: &mut dyn Write) -> io::Result<()> {
-    let info = &replay.info;
-    writeln!(
-        out,
-        "Game {}: {} (Black) vs {} (White), {} {}{}",
-        info.id,
-        player_name(&info.black),
-        player_name(&info.white),
-        info.size,
-        info.rules,
-        match &info.started_at {
-            Some(d) => format!(", started {d}"),
-            None => String::new(),
-        }
-    )?;
-    writeln!(out, "Start:")?;
-    write!(out, "{}", board_text(&replay.game.positions()[0], None))?;
-    for ply in 1..=replay.len() {
-        let Some(last) = move_at(&replay.game, ply) else {
-            break;
-        };
-        let note = replay.moves.get(ply - 1).map_or(String::new(), record_note);
-        writeln!(out)?;
-        writeln!(out, "{ply}. {} {}{note}", last.color, last.mv)?;
-        write!(
-            out,
-            "{}",
-            board_text(&replay.game.positions()[ply], Some(last))
-        )?;
-    }
-    writeln!(out)?;
-    let pos = replay.game.current();
-    writeln!(
-        out,
-        "After {} moves: Black {}, White {}; {}",
-        replay.len(),
-        pos.disc_count(Color::Black),
-        pos.disc_count(Color::White),
-        outcome_text(info, &replay.game)
-    )?;
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
-    use reversi_core::{BoardSize, Move, Rules};
+    use reversi_core::{BoardSize, Color, Move, Rules};
     use reversi_store::{NewGame, Player, Store};
 
     fn stored(moves: &[&str]) -> StoredGame {
@@ -207,26 +161,5 @@ mod tests {
         r.jump(99);
         assert_eq!(r.ply(), 3);
         assert_eq!(r.last_record().unwrap().time_ms, Some(1500));
-    }
-
-    #[test]
-    fn the_plain_replay_prints_every_position() {
-        let r = Replay::new(stored(&["f5", "d6"]));
-        let mut out = Vec::new();
-        print(&r, &mut out).unwrap();
-        let text = String::from_utf8(out).unwrap();
-        assert!(
-            text.starts_with("Game 1: Ann (Black) vs reversi (level hard) (White), 8x8 othello"),
-            "{text}"
-        );
-        assert!(text.contains("\n1. Black f5 (1.5 s)\n"), "{text}");
-        assert!(text.contains("\n2. White d6 (1.5 s, eval -2)\n"), "{text}");
-        assert!(text.contains("last: White d6 flipping d5"), "{text}");
-        assert!(
-            text.ends_with("After 2 moves: Black 3, White 3; in progress, Black to move\n"),
-            "{text}"
-        );
-        // The start and one board per move.
-        assert_eq!(text.matches("    a b c d e f g h").count(), 3);
     }
 }

@@ -1,0 +1,27 @@
+//! The game being played and the games kept, for every front end: a [`Session`] (settings,
+//! players, undo/redo, the computer's turns, saving move by move through a [`GameLog`]), the
+//! history of saved games ([`History`], [`StoreLog`]), a stored game's [`Replay`], game
+//! [`analysis`], and the conversion between stored games and the file formats ([`convert`]).
+//!
+//! The terminal UI, plain mode and the web server are adapters over this crate: a new front
+//! end needs only it and its own screens.
+
+pub mod analysis;
+pub mod convert;
+mod history;
+mod log;
+mod player;
+mod replay;
+mod session;
+mod settings;
+mod store_log;
+
+pub use history::{resume, stored_player, History, ResumeError, COMPUTER_NAME};
+pub use log::{GameLog, LogError, LogHandle, LogId, LoggedMove};
+pub use player::{levels_help, ParsePlayerError, Player};
+pub use replay::{outcome_text, player_name, record_note, Replay};
+pub use session::{
+    evaluation, move_at, result_line, side_label, ComputerTurn, LastMove, PlayError, Session,
+};
+pub use settings::{clock_seed, Settings};
+pub use store_log::StoreLog;
