@@ -5,7 +5,9 @@ use std::fmt;
 /// A side, or the colour of a disc.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Color {
+    /// The side that moves first from the standard start, `X` in diagrams.
     Black,
+    /// The second side, `O` in diagrams.
     White,
 }
 

@@ -7,7 +7,9 @@ use crate::{Color, IllegalMove, Move, Position};
 /// Who won.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Outcome {
+    /// This side ended with more discs.
     Win(Color),
+    /// Both sides ended with the same number of discs.
     Draw,
 }
 
@@ -15,12 +17,37 @@ pub enum Outcome {
 /// draw), as tournament records count them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Score {
+    /// Black's discs, plus the empty squares Black is given.
     pub black: u16,
+    /// White's discs, plus the empty squares White is given.
     pub white: u16,
 }
 
 impl Score {
     /// The final score of `position` as tournament records count it.
+    ///
+    /// # Examples
+    /// ```
+    /// use reversi_core::{BoardSize, Color, Outcome, Position, Rules, Score};
+    ///
+    /// // No disc touches another, so neither side can move: Black wins 2-1 on the board
+    /// // and takes the 13 empty squares.
+    /// let (x, o, e) = (Some(Color::Black), Some(Color::White), None);
+    /// let cells = [
+    ///     x, x, e, e,
+    ///     e, e, e, e,
+    ///     e, e, e, e,
+    ///     e, e, e, o,
+    /// ];
+    /// let end = Position::setup(BoardSize::FOUR, Rules::Othello, &cells, Color::White)
+    ///     .expect("16 cells for 4x4");
+    /// assert!(end.is_game_over());
+    /// let score = Score::of(&end);
+    /// assert_eq!(score, Score { black: 15, white: 1 });
+    /// assert_eq!(score.margin(), 14);
+    /// assert_eq!(score.outcome(), Outcome::Win(Color::Black));
+    /// assert_eq!(score.to_string(), "15-1");
+    /// ```
     #[must_use]
     pub fn of(position: &Position) -> Score {
         let mut black = position.disc_count(Color::Black) as u16;
@@ -43,6 +70,7 @@ impl Score {
         i32::from(self.black) - i32::from(self.white)
     }
 
+    /// Who won, by the disc counts.
     #[must_use]
     pub fn outcome(self) -> Outcome {
         match self.black.cmp(&self.white) {
@@ -60,6 +88,27 @@ impl fmt::Display for Score {
 }
 
 /// A game: its start position and the moves played, passes included.
+///
+/// Every position along the way is kept, so taking a move back is cheap and any earlier
+/// position can be shown.
+///
+/// # Examples
+/// ```
+/// use reversi_core::{parse_transcript, BoardSize, Game, Move, Position, Rules};
+///
+/// let start = Position::start(BoardSize::EIGHT, Rules::Othello);
+/// let f5 = start.parse_square("f5")?;
+/// let mut game = Game::new(start);
+/// game.play(Move::Play(f5))?;
+/// assert_eq!(game.moves(), [Move::Play(f5)]);
+/// assert_eq!(game.positions().len(), 2);
+/// assert!(game.play(Move::Play(f5)).is_err(), "f5 is taken now");
+///
+/// assert_eq!(game.undo(), Some(Move::Play(f5)));
+/// assert_eq!(game.current(), game.start());
+/// assert!(!game.is_over() && game.score().is_none());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Game {
     positions: Vec<Position>,
@@ -79,7 +128,8 @@ impl Game {
     /// The game after playing `moves` from `start`.
     ///
     /// # Errors
-    /// The index of the first illegal move and why.
+    /// The 0-based index of the first illegal move in `moves`, and the [`IllegalMove`] saying
+    /// why.
     pub fn from_moves(start: Position, moves: &[Move]) -> Result<Game, (usize, IllegalMove)> {
         let mut game = Game::new(start);
         for (i, &mv) in moves.iter().enumerate() {
@@ -116,7 +166,7 @@ impl Game {
     /// Plays `mv`.
     ///
     /// # Errors
-    /// When `mv` is illegal; the game is unchanged.
+    /// [`IllegalMove`] when `mv` is not legal in the current position; the game is unchanged.
     pub fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
         let next = self.current().play(mv)?;
         self.positions.push(next);
@@ -124,13 +174,14 @@ impl Game {
         Ok(())
     }
 
-    /// Takes back the last move, returning it.
+    /// Takes back the last move, returning it; `None` when no move has been played.
     pub fn undo(&mut self) -> Option<Move> {
         let mv = self.moves.pop()?;
         self.positions.pop();
         Some(mv)
     }
 
+    /// Whether neither side can move in the current position.
     #[must_use]
     pub fn is_over(&self) -> bool {
         self.current().is_game_over()

@@ -15,6 +15,8 @@
 //! assert_eq!(next.disc_count(reversi_core::Color::Black), 4);
 //! ```
 
+#![warn(missing_docs)]
+
 mod color;
 mod game;
 mod position;

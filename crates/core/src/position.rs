@@ -19,9 +19,14 @@ const DIRECTIONS: [(i8, i8); 8] = [
 ];
 
 /// A move: a disc placed on a square, or a pass.
+///
+/// Displayed as the square's name (`f5`) or `PA`, the way transcripts and GGF write it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Move {
+    /// A disc of the side to move placed on this square.
     Play(Square),
+    /// No disc placed: legal only when the side to move has no legal square and the opponent
+    /// has one.
     Pass,
 }
 
@@ -73,6 +78,24 @@ impl fmt::Display for IllegalMove {
 impl std::error::Error for IllegalMove {}
 
 /// A position: the discs on a board of some size, the start rule, and the side to move.
+///
+/// A position is a value: [`Position::play`] returns the next one and leaves this one as it
+/// was. Displayed as a diagram, `X` Black, `O` White, `.` empty:
+///
+/// ```
+/// use reversi_core::{BoardSize, Position, Rules};
+///
+/// let start = Position::start(BoardSize::FOUR, Rules::Othello);
+/// let diagram = start.to_string();
+/// let rows: Vec<&str> = diagram.lines().collect();
+/// assert_eq!(rows, [
+///     "    a b c d",
+///     "  1 . . . .",
+///     "  2 . O X .",
+///     "  3 . X O .",
+///     "  4 . . . .",
+/// ]);
+/// ```
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Position {
     size: BoardSize,
@@ -83,6 +106,27 @@ pub struct Position {
 
 impl Position {
     /// The start position of a game on `size` under `rules`; Black to move.
+    ///
+    /// Under [`Rules::Othello`] the four centre squares hold two discs each side, White on
+    /// the top-left to bottom-right diagonal (`d4`, `e5` on 8x8); under [`Rules::Reversi`]
+    /// the board is empty.
+    ///
+    /// # Examples
+    /// ```
+    /// use reversi_core::{BoardSize, Color, Position, Rules};
+    ///
+    /// let p = Position::start(BoardSize::EIGHT, Rules::Othello);
+    /// assert_eq!(p.turn(), Color::Black);
+    /// assert_eq!(p.get(p.parse_square("d4")?), Some(Color::White));
+    /// assert_eq!(p.get(p.parse_square("e4")?), Some(Color::Black));
+    /// assert_eq!(p.empty_count(), 60);
+    ///
+    /// // The Reversi start is empty: the first four moves fill the centre.
+    /// let r = Position::start(BoardSize::EIGHT, Rules::Reversi);
+    /// assert_eq!(r.empty_count(), 64);
+    /// assert_eq!(r.legal_moves(), r.centre());
+    /// # Ok::<(), reversi_core::ParseSquareError>(())
+    /// ```
     #[must_use]
     pub fn start(size: BoardSize, rules: Rules) -> Position {
         let mut p = Position {
@@ -103,7 +147,29 @@ impl Position {
 
     /// A position set up square by square: `cells` lists the board row by row from `a1`.
     ///
-    /// Returns `None` when `cells` does not hold exactly `size * size` entries.
+    /// Returns `None` when `cells` does not hold exactly `size * size` entries. Any
+    /// arrangement of discs is accepted, reachable in a game or not.
+    ///
+    /// # Examples
+    /// ```
+    /// use reversi_core::{BoardSize, Color, Position, Rules};
+    ///
+    /// let (x, o, e) = (Some(Color::Black), Some(Color::White), None);
+    /// let cells = [
+    ///     x, x, e, e,
+    ///     x, x, e, e,
+    ///     e, e, o, e,
+    ///     e, e, e, e,
+    /// ];
+    /// let p = Position::setup(BoardSize::FOUR, Rules::Othello, &cells, Color::White)
+    ///     .expect("16 cells for 4x4");
+    /// assert_eq!(p.disc_count(Color::Black), 4);
+    /// assert_eq!(p.get(p.parse_square("c3")?), Some(Color::White));
+    ///
+    /// // 15 cells is not a 4x4 board.
+    /// assert!(Position::setup(BoardSize::FOUR, Rules::Othello, &cells[..15], Color::White).is_none());
+    /// # Ok::<(), reversi_core::ParseSquareError>(())
+    /// ```
     #[must_use]
     pub fn setup(
         size: BoardSize,
@@ -124,11 +190,13 @@ impl Position {
         Some(p)
     }
 
+    /// The board size.
     #[must_use]
     pub const fn size(&self) -> BoardSize {
         self.size
     }
 
+    /// The start rule, which decides whether the Reversi placement phase applies.
     #[must_use]
     pub const fn rules(&self) -> Rules {
         self.rules
@@ -174,10 +242,21 @@ impl Position {
         (0..size.cells()).filter_map(move |i| Square::from_index(i, size))
     }
 
-    /// Reads a square name for this board's size.
+    /// Reads a square name for this board's size (see [`Square::parse`]).
     ///
     /// # Errors
-    /// When the name is malformed or off this board.
+    /// [`ParseSquareError`] when the name is malformed or off this board.
+    ///
+    /// # Examples
+    /// ```
+    /// use reversi_core::{BoardSize, Position, Rules};
+    ///
+    /// let p8 = Position::start(BoardSize::EIGHT, Rules::Othello);
+    /// let p10 = Position::start(BoardSize::new(10)?, Rules::Othello);
+    /// assert_eq!(p10.parse_square("j10")?.to_string(), "j10");
+    /// assert!(p8.parse_square("j10").is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn parse_square(&self, name: &str) -> Result<Square, ParseSquareError> {
         Square::parse(name, self.size)
     }
@@ -226,6 +305,19 @@ impl Position {
     /// # Errors
     /// [`IllegalMove`] when the square is off the board, occupied, outside the centre during
     /// the placement phase, or flips nothing.
+    ///
+    /// # Examples
+    /// ```
+    /// use reversi_core::{BoardSize, IllegalMove, Position, Rules};
+    ///
+    /// let p = Position::start(BoardSize::EIGHT, Rules::Othello);
+    /// let sq = |name| p.parse_square(name);
+    /// // Black on f5 flanks e5 against d5.
+    /// assert_eq!(p.flips(sq("f5")?), Ok(vec![sq("e5")?]));
+    /// assert_eq!(p.flips(sq("d4")?), Err(IllegalMove::Occupied(sq("d4")?)));
+    /// assert_eq!(p.flips(sq("a1")?), Err(IllegalMove::NoFlips(sq("a1")?)));
+    /// # Ok::<(), reversi_core::ParseSquareError>(())
+    /// ```
     pub fn flips(&self, sq: Square) -> Result<Vec<Square>, IllegalMove> {
         if !sq.is_on(self.size) {
             return Err(IllegalMove::OffBoard(sq));
@@ -295,7 +387,16 @@ impl Position {
         false
     }
 
-    /// The squares the side to move may play, row by row from `a1`.
+    /// The squares the side to move may play, row by row from `a1`; empty when it must pass.
+    ///
+    /// # Examples
+    /// ```
+    /// use reversi_core::{BoardSize, Position, Rules};
+    ///
+    /// let p = Position::start(BoardSize::EIGHT, Rules::Othello);
+    /// let names: Vec<String> = p.legal_moves().iter().map(ToString::to_string).collect();
+    /// assert_eq!(names, ["d3", "c4", "f5", "e6"]);
+    /// ```
     #[must_use]
     pub fn legal_moves(&self) -> Vec<Square> {
         if self.in_placement_phase() {
@@ -333,6 +434,30 @@ impl Position {
 
     /// The legal moves as [`Move`]s: the legal squares, or a single pass when the side to move
     /// must pass, or nothing when the game is over.
+    ///
+    /// # Examples
+    /// ```
+    /// use reversi_core::{BoardSize, Color, Move, Position, Rules};
+    ///
+    /// // White's only disc, c3, can flank nothing: White must pass.
+    /// let (x, o, e) = (Some(Color::Black), Some(Color::White), None);
+    /// let cells = [
+    ///     x, x, e, e,
+    ///     x, x, e, e,
+    ///     e, e, o, e,
+    ///     e, e, e, e,
+    /// ];
+    /// let p = Position::setup(BoardSize::FOUR, Rules::Othello, &cells, Color::White)
+    ///     .expect("16 cells for 4x4");
+    /// assert!(p.legal_moves().is_empty());
+    /// assert_eq!(p.moves(), [Move::Pass]);
+    /// assert!(p.must_pass() && !p.is_game_over());
+    ///
+    /// let black = p.play(Move::Pass)?;
+    /// assert_eq!(black.turn(), Color::Black);
+    /// assert_eq!(black.moves(), [Move::Play(black.parse_square("d4")?)]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[must_use]
     pub fn moves(&self) -> Vec<Move> {
         let squares = self.legal_moves();
@@ -350,6 +475,23 @@ impl Position {
     /// # Errors
     /// [`IllegalMove`] naming why the move is not legal here; a pass is legal only when the side
     /// to move has no legal square and the game is not over.
+    ///
+    /// # Examples
+    /// ```
+    /// use reversi_core::{BoardSize, Color, IllegalMove, Move, Position, Rules};
+    ///
+    /// let start = Position::start(BoardSize::EIGHT, Rules::Othello);
+    /// let f5 = start.parse_square("f5")?;
+    /// let next = start.play(Move::Play(f5))?;
+    /// assert_eq!(next.turn(), Color::White);
+    /// assert_eq!((next.disc_count(Color::Black), next.disc_count(Color::White)), (4, 1));
+    /// assert_eq!(start.empty_count(), 60, "the position played from is unchanged");
+    ///
+    /// let a1 = start.parse_square("a1")?;
+    /// assert_eq!(start.play(Move::Play(a1)), Err(IllegalMove::NoFlips(a1)));
+    /// assert_eq!(start.play(Move::Pass), Err(IllegalMove::PassWithMoves(Color::Black)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn play(&self, mv: Move) -> Result<Position, IllegalMove> {
         match mv {
             Move::Pass => {

@@ -24,10 +24,15 @@ impl fmt::Display for InvalidBoardSize {
 impl std::error::Error for InvalidBoardSize {}
 
 impl BoardSize {
+    /// The smallest side length, 4.
     pub const MIN: u8 = 4;
+    /// The largest side length, 16; square names then run from `a1` to `p16`.
     pub const MAX: u8 = 16;
+    /// 4x4, small enough to solve by hand.
     pub const FOUR: BoardSize = BoardSize(4);
+    /// 6x6, a small board for quick games and hand-checked tests.
     pub const SIX: BoardSize = BoardSize(6);
+    /// 8x8, the board of Othello tournaments and of the engine; the default.
     pub const EIGHT: BoardSize = BoardSize(8);
     /// Every supported size, smallest first.
     pub const ALL: [BoardSize; 7] = [
@@ -43,7 +48,20 @@ impl BoardSize {
     /// The size with side `n`.
     ///
     /// # Errors
-    /// When `n` is odd or outside 4..=16.
+    /// [`InvalidBoardSize`] when `n` is odd or outside 4..=16.
+    ///
+    /// # Examples
+    /// ```
+    /// use reversi_core::BoardSize;
+    ///
+    /// let ten = BoardSize::new(10)?;
+    /// assert_eq!(ten.cells(), 100);
+    /// assert_eq!(ten.to_string(), "10x10");
+    /// assert_eq!("10x10".parse::<BoardSize>()?, ten);
+    /// assert!(BoardSize::new(9).is_err());
+    /// assert!(BoardSize::new(18).is_err());
+    /// # Ok::<(), reversi_core::InvalidBoardSize>(())
+    /// ```
     pub fn new(n: u8) -> Result<BoardSize, InvalidBoardSize> {
         if (Self::MIN..=Self::MAX).contains(&n) && n.is_multiple_of(2) {
             Ok(BoardSize(n))

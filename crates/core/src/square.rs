@@ -21,7 +21,12 @@ pub enum ParseSquareError {
     /// The text is not a column letter followed by a row number.
     Malformed(String),
     /// The square is well formed but lies outside a board of this size.
-    OffBoard { name: String, size: BoardSize },
+    OffBoard {
+        /// The square's name, lower-cased.
+        name: String,
+        /// The board it is not on.
+        size: BoardSize,
+    },
 }
 
 impl fmt::Display for ParseSquareError {
@@ -88,6 +93,26 @@ impl Square {
     ///
     /// # Errors
     /// [`ParseSquareError`] naming the text and why it is not a square of this board.
+    ///
+    /// # Examples
+    /// ```
+    /// use reversi_core::{BoardSize, ParseSquareError, Square};
+    ///
+    /// let f5 = Square::parse("F5", BoardSize::EIGHT)?;
+    /// assert_eq!((f5.col(), f5.row()), (5, 4));
+    /// assert_eq!(f5.to_string(), "f5");
+    /// assert_eq!(f5.index(BoardSize::EIGHT), 37);
+    ///
+    /// // Two-digit rows exist from 10x10 up.
+    /// let p16 = Square::parse("p16", BoardSize::new(16)?)?;
+    /// assert_eq!(p16, Square::new(15, 15));
+    ///
+    /// // i1 is a well-formed name, but not a square of 8x8.
+    /// let err = Square::parse("i1", BoardSize::EIGHT).unwrap_err();
+    /// assert!(matches!(err, ParseSquareError::OffBoard { .. }));
+    /// assert_eq!(err.to_string(), "i1 is off the 8x8 board (a1 to h8)");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn parse(text: &str, size: BoardSize) -> Result<Square, ParseSquareError> {
         let t = text.trim();
         if t.is_empty() {

@@ -11,9 +11,12 @@ pub struct TranscriptError {
     pub move_number: usize,
     /// The text of the offending move.
     pub text: String,
+    /// Why the move was refused.
     pub kind: TranscriptErrorKind,
 }
 
+/// Why a transcript's move was refused: a name that is not a square, or a square that is not
+/// legal.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TranscriptErrorKind {
     /// The text is not a square name or a pass.
@@ -74,6 +77,23 @@ fn is_pass(token: &str) -> bool {
 ///
 /// # Errors
 /// [`TranscriptError`] naming the first bad move, its number and why.
+///
+/// # Examples
+/// ```
+/// use reversi_core::{parse_transcript, BoardSize, Color, Position, Rules, TranscriptErrorKind};
+///
+/// let start = Position::start(BoardSize::EIGHT, Rules::Othello);
+/// let game = parse_transcript("F5d6 c3D3c4", start.clone())?;
+/// assert_eq!(game.moves().len(), 5);
+/// assert_eq!(game.current().turn(), Color::White);
+///
+/// // The third move, a1, flanks nothing.
+/// let err = parse_transcript("f5d6a1", start).unwrap_err();
+/// assert_eq!((err.move_number, err.text.as_str()), (3, "a1"));
+/// assert!(matches!(err.kind, TranscriptErrorKind::Illegal(_)));
+/// assert_eq!(err.to_string(), "move 3 (\"a1\"): a1 flips no disc");
+/// # Ok::<(), reversi_core::TranscriptError>(())
+/// ```
 pub fn parse_transcript(text: &str, start: Position) -> Result<Game, TranscriptError> {
     let mut game = Game::new(start);
     for token in tokens(text) {
@@ -108,6 +128,21 @@ pub fn parse_transcript(text: &str, start: Position) -> Result<Game, TranscriptE
 
 /// Writes moves as a transcript: lower-case square names run together, passes as `PA` when
 /// `with_passes`, left out otherwise.
+///
+/// Without passes the text is what most Othello programs read; [`parse_transcript`] puts the
+/// passes back where the side to move has no legal move.
+///
+/// # Examples
+/// ```
+/// use reversi_core::{format_transcript, parse_transcript, BoardSize, Move, Position, Rules};
+///
+/// let start = Position::start(BoardSize::EIGHT, Rules::Othello);
+/// let game = parse_transcript("F5 D6 C3", start)?;
+/// assert_eq!(format_transcript(game.moves(), true), "f5d6c3");
+/// assert_eq!(format_transcript(&[Move::Pass], true), "PA");
+/// assert_eq!(format_transcript(&[Move::Pass], false), "");
+/// # Ok::<(), reversi_core::TranscriptError>(())
+/// ```
 #[must_use]
 pub fn format_transcript(moves: &[Move], with_passes: bool) -> String {
     let mut out = String::with_capacity(moves.len() * 2);

@@ -16,6 +16,7 @@ use reversi_core::{BoardSize, Color, Game, IllegalMove, Move, Position, Rules, S
 /// One move of a GGF game, with the evaluation and time the mover gave for it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct GgfMove {
+    /// The square played, or a pass (`PA`).
     pub mv: Move,
     /// The mover's evaluation, in discs, if given.
     pub eval: Option<f64>,
@@ -27,8 +28,12 @@ pub struct GgfMove {
 /// tag in file order (`PB`, `PW`, `RE`, …; not `GM`, `TY`, `BO`, `B`, `W`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct GgfGame {
+    /// The start position from `BO`, or the standard start of the `TY` size when `BO` is
+    /// missing.
     pub start: Position,
+    /// The moves in order; passes the file left out are filled in.
     pub moves: Vec<GgfMove>,
+    /// The other tags as `(name, value)`, values unescaped.
     pub tags: Vec<(String, String)>,
 }
 
@@ -48,11 +53,19 @@ pub enum GgfErrorKind {
     /// `TY` and `BO` disagree on the board size, or the size is not supported.
     BadSize(String),
     /// A move value that is not a square, a pass, or `square/eval/time`.
-    BadMove { number: usize, text: String },
+    BadMove {
+        /// 1-based number of the move in the game, counting passes as written.
+        number: usize,
+        /// The move's value as written.
+        text: String,
+    },
     /// A move that is not legal where it is played.
     Illegal {
+        /// 1-based number of the move in the game, counting passes as written.
         number: usize,
+        /// The move's value as written.
         text: String,
+        /// Why the rules refuse it.
         reason: IllegalMove,
     },
 }
@@ -60,8 +73,11 @@ pub enum GgfErrorKind {
 /// A GGF error and where: the 1-based game number in the file and the line it starts on.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GgfError {
+    /// 1-based number of the game in the file.
     pub game: usize,
+    /// 1-based line on which that game starts.
     pub line: usize,
+    /// What is wrong with the game.
     pub kind: GgfErrorKind,
 }
 
@@ -365,6 +381,32 @@ fn parse_one(text: &str) -> Result<(GgfGame, usize), GgfErrorKind> {
 ///
 /// # Errors
 /// [`GgfError`] naming the first bad game, the line it starts on, and why.
+///
+/// # Examples
+/// ```
+/// use reversi_core::{BoardSize, Move, Position, Rules};
+/// use reversi_formats::ggf::{parse_ggf, GgfErrorKind};
+///
+/// let text = "(;GM[Othello]PB[Ann]PW[Edax]RE[+12.00]TY[8]\
+///     BO[8 ---------------------------O*------*O--------------------------- *]\
+///     B[f5//1.2]W[d6/-1.5/0.3]B[c3];)\n";
+/// let games = parse_ggf(text)?;
+/// let g = &games[0];
+/// assert_eq!(g.start, Position::start(BoardSize::EIGHT, Rules::Othello));
+/// assert_eq!((g.tag("PB"), g.tag("PW")), (Some("Ann"), Some("Edax")));
+/// assert_eq!(g.result_margin(), Some(12.0));
+/// assert_eq!(g.moves.len(), 3);
+/// assert_eq!(g.moves[0].mv, Move::Play(g.start.parse_square("f5").expect("f5 is on 8x8")));
+/// assert_eq!((g.moves[1].eval, g.moves[1].seconds), (Some(-1.5), Some(0.3)));
+/// assert_eq!(g.game().map(|game| game.moves().len()), Ok(3));
+///
+/// // The second game's third move, White's c4, is not White's turn: Black moves third.
+/// let two = format!("{text}(;GM[Othello]B[f5]W[d6]W[c4];)");
+/// let err = parse_ggf(&two).unwrap_err();
+/// assert_eq!((err.game, err.line), (2, 2));
+/// assert!(matches!(err.kind, GgfErrorKind::Illegal { number: 3, .. }));
+/// # Ok::<(), reversi_formats::ggf::GgfError>(())
+/// ```
 pub fn parse_ggf(text: &str) -> Result<Vec<GgfGame>, GgfError> {
     let mut games = Vec::new();
     let mut pos = 0;
@@ -400,6 +442,25 @@ fn number(v: f64) -> String {
 
 /// Writes one game on one line: `GM`, then the kept tags, `TY` (when not among them), `BO`,
 /// and the moves with their evaluations and times.
+///
+/// # Examples
+/// ```
+/// use reversi_core::{BoardSize, Move, Position, Rules};
+/// use reversi_formats::ggf::{parse_ggf, write_ggf, GgfGame, GgfMove};
+///
+/// let start = Position::start(BoardSize::FOUR, Rules::Othello);
+/// let b1 = start.parse_square("b1").expect("b1 is on 4x4");
+/// let mut game = GgfGame {
+///     start,
+///     moves: vec![GgfMove { mv: Move::Play(b1), eval: Some(-10.0), seconds: None }],
+///     tags: Vec::new(),
+/// };
+/// game.set_tag("PB", "Ann [club]");
+/// let text = write_ggf(&game);
+/// assert_eq!(text, "(;GM[Othello]PB[Ann [club\\]]TY[4]BO[4 ---- -O*- -*O- ---- *]B[b1/-10];)");
+/// assert_eq!(parse_ggf(&text)?, [game]);
+/// # Ok::<(), reversi_formats::ggf::GgfError>(())
+/// ```
 #[must_use]
 pub fn write_ggf(game: &GgfGame) -> String {
     let size = game.start.size();

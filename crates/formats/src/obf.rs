@@ -12,6 +12,7 @@ use reversi_core::{BoardSize, Color, Move, Position, Rules, Square};
 /// A position with the scores given for its moves, best first as written.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ObfPosition {
+    /// The position, under [`Rules::Othello`] (OBF has no field for the start rule).
     pub position: Position,
     /// Each move with its final disc difference for the side to move.
     pub scores: Vec<(Move, i32)>,
@@ -35,7 +36,9 @@ pub enum ObfErrorKind {
 /// An OBF error: the 1-based line and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ObfError {
+    /// 1-based line number: in the file for [`parse_obf`], as given for [`parse_obf_line`].
     pub line: usize,
+    /// What is wrong with the line.
     pub kind: ObfErrorKind,
 }
 
@@ -75,6 +78,35 @@ fn parse_score(entry: &str, size: BoardSize) -> Option<(Move, i32)> {
 ///
 /// # Errors
 /// [`ObfError`] naming the line and what is wrong.
+///
+/// # Examples
+/// ```
+/// use reversi_core::{Color, Move};
+/// use reversi_formats::obf::{parse_obf_line, ObfErrorKind};
+///
+/// // An 8x8 endgame, Black to move with 14 empty squares, and two scored moves.
+/// let line = concat!(
+///     "--XXXXX-",
+///     "-OOOXX-O",
+///     "-OOOXXOX",
+///     "-OXOXOXX",
+///     "OXXXOXXX",
+///     "--XOXOXX",
+///     "-XXXOOO-",
+///     "-OOOOO--",
+///     " X; G8:+18; B1:-4;",
+/// );
+/// let p = parse_obf_line(line, 1)?;
+/// assert_eq!(p.position.turn(), Color::Black);
+/// assert_eq!(p.position.empty_count(), 14);
+/// let g8 = p.position.parse_square("g8").expect("g8 is on 8x8");
+/// assert_eq!(p.scores[0], (Move::Play(g8), 18));
+/// assert_eq!(p.scores[1].1, -4);
+///
+/// let err = parse_obf_line(&line.replace(" X;", " Z;"), 7).unwrap_err();
+/// assert_eq!((err.line, err.kind), (7, ObfErrorKind::BadTurn("Z".into())));
+/// # Ok::<(), reversi_formats::obf::ObfError>(())
+/// ```
 pub fn parse_obf_line(text: &str, line: usize) -> Result<ObfPosition, ObfError> {
     let err = |kind| ObfError { line, kind };
     let text = text.trim();
@@ -121,6 +153,23 @@ pub fn parse_obf_line(text: &str, line: usize) -> Result<ObfPosition, ObfError> 
 ///
 /// # Errors
 /// [`ObfError`] for the first bad line.
+///
+/// # Examples
+/// ```
+/// use reversi_formats::obf::parse_obf;
+///
+/// // Two 4x4 positions: the start, and the start with White to move.
+/// let text = "% 4x4\n-----OX--XO----- X;\n\n-----OX--XO----- O;\n";
+/// let positions = parse_obf(text)?;
+/// assert_eq!(positions.len(), 2);
+/// assert_eq!(positions[0].position.size().get(), 4);
+/// assert_eq!(positions[1].position.legal_moves().len(), 4);
+///
+/// // 15 squares is no board.
+/// let err = parse_obf("-----OX--XO---- X;").unwrap_err();
+/// assert_eq!(err.to_string(), "line 1: 15 squares is not a board of 4x4 to 16x16 (64 for 8x8)");
+/// # Ok::<(), reversi_formats::obf::ObfError>(())
+/// ```
 pub fn parse_obf(text: &str) -> Result<Vec<ObfPosition>, ObfError> {
     text.lines()
         .enumerate()
@@ -130,6 +179,18 @@ pub fn parse_obf(text: &str) -> Result<Vec<ObfPosition>, ObfError> {
 }
 
 /// Writes a position as one OBF line, without a line break: upper-case moves, signed scores.
+///
+/// # Examples
+/// ```
+/// use reversi_core::{BoardSize, Move, Position, Rules};
+/// use reversi_formats::obf::{write_obf, ObfPosition};
+///
+/// // The 4x4 start: with perfect play Black loses by 10 after b1 (3-13).
+/// let start = Position::start(BoardSize::FOUR, Rules::Othello);
+/// let b1 = start.parse_square("b1").expect("b1 is on 4x4");
+/// let p = ObfPosition { position: start, scores: vec![(Move::Play(b1), -10)] };
+/// assert_eq!(write_obf(&p), "-----OX--XO----- X; B1:-10;");
+/// ```
 #[must_use]
 pub fn write_obf(p: &ObfPosition) -> String {
     let mut out: String = p

@@ -31,6 +31,7 @@ impl fmt::Display for DeclaredResult {
 /// One game read from a transcript line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TranscriptGame {
+    /// The moves replayed from the start position, passes included where implied.
     pub game: Game,
     /// The result written after the moves, if any.
     pub result: Option<DeclaredResult>,
@@ -61,7 +62,9 @@ impl std::error::Error for TranscriptLineError {}
 /// A transcript file's bad line: its 1-based number and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TranscriptFileError {
+    /// 1-based line number in the file, blank and comment lines counted.
     pub line: usize,
+    /// What is wrong with that line.
     pub error: TranscriptLineError,
 }
 
@@ -129,6 +132,22 @@ fn strip_move_number(word: &str) -> &str {
 ///
 /// # Errors
 /// [`TranscriptLineError`] naming the first bad move, or text after the result.
+///
+/// # Examples
+/// ```
+/// use reversi_core::{BoardSize, Position, Rules};
+/// use reversi_formats::transcript::{parse_transcript_line, DeclaredResult, TranscriptLineError};
+///
+/// let start = Position::start(BoardSize::EIGHT, Rules::Othello);
+/// let t = parse_transcript_line("1. f5 d6 2. c3 d3 3. c4 B+4", start.clone())?;
+/// assert_eq!(t.game.moves().len(), 5);
+/// assert_eq!(t.result, Some(DeclaredResult::Margin(4)));
+///
+/// // A result ends the line.
+/// let err = parse_transcript_line("f5 d6 B+4 c3", start).unwrap_err();
+/// assert_eq!(err, TranscriptLineError::AfterResult("c3".into()));
+/// # Ok::<(), TranscriptLineError>(())
+/// ```
 pub fn parse_transcript_line(
     line: &str,
     start: Position,
@@ -165,6 +184,22 @@ pub fn is_blank_line(line: &str) -> bool {
 ///
 /// # Errors
 /// [`TranscriptFileError`] naming the first bad line.
+///
+/// # Examples
+/// ```
+/// use reversi_core::{BoardSize, Position, Rules};
+/// use reversi_formats::transcript::parse_transcript_file;
+///
+/// let start = Position::start(BoardSize::EIGHT, Rules::Othello);
+/// let text = "# two openings\nf5d6c3d3c4\n\nf5f6e6f4 33-31\n";
+/// let games = parse_transcript_file(text, &start)?;
+/// assert_eq!(games.len(), 2);
+/// assert_eq!(games[1].game.moves().len(), 4);
+///
+/// let err = parse_transcript_file("f5d6\nf5 z9\n", &start).unwrap_err();
+/// assert_eq!(err.line, 2);
+/// # Ok::<(), reversi_formats::transcript::TranscriptFileError>(())
+/// ```
 pub fn parse_transcript_file(
     text: &str,
     start: &Position,
@@ -183,6 +218,20 @@ pub fn parse_transcript_file(
 /// board has ten rows or more), passes left out since a reader infers them (except a pass
 /// that ends an unfinished game, written `PA`, which nothing after it would imply), then the
 /// result if given, after a space.
+///
+/// # Examples
+/// ```
+/// use reversi_core::{BoardSize, Position, Rules, Score};
+/// use reversi_formats::transcript::{parse_transcript_line, write_transcript, DeclaredResult};
+///
+/// let start = Position::start(BoardSize::EIGHT, Rules::Othello);
+/// let t = parse_transcript_line("1. F5 D6 2. C3", start)?;
+/// assert_eq!(write_transcript(&t.game, None), "f5d6c3");
+/// let result = DeclaredResult::Score(Score { black: 33, white: 31 });
+/// assert_eq!(write_transcript(&t.game, Some(result)), "f5d6c3 33-31");
+/// assert_eq!(DeclaredResult::Margin(-2).to_string(), "W+2");
+/// # Ok::<(), reversi_formats::transcript::TranscriptLineError>(())
+/// ```
 #[must_use]
 pub fn write_transcript(game: &Game, result: Option<DeclaredResult>) -> String {
     let mut out = format_transcript(game.moves(), false);

@@ -30,10 +30,11 @@ pub struct Header {
 /// One game of a `.wtb` file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Game {
-    /// Index into the tournament names.
+    /// Index into the tournament names (`.TRN`).
     pub tournament: u16,
-    /// Index into the player names.
+    /// Black's index into the player names (`.JOU`).
     pub black: u16,
+    /// White's index into the player names (`.JOU`).
     pub white: u16,
     /// Black's disc count at the end, empty squares given to the winner.
     pub black_score: u8,
@@ -46,7 +47,9 @@ pub struct Game {
 /// A whole `.wtb` file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Database {
+    /// The file's header.
     pub header: Header,
+    /// The games in file order.
     pub games: Vec<Game>,
 }
 
@@ -54,17 +57,42 @@ pub struct Database {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum WthorError {
     /// Shorter than its 16-byte header.
-    TooShort { len: usize },
+    TooShort {
+        /// The file's length in bytes.
+        len: usize,
+    },
     /// The file's board size is not 8x8 (byte 12 is neither 0 nor 8).
     BoardSize(u8),
     /// The body is not a whole number of 68-byte games, or disagrees with the header's count.
-    Length { announced: u32, bytes: usize },
+    Length {
+        /// The game count in the header.
+        announced: u32,
+        /// The bytes after the header.
+        bytes: usize,
+    },
     /// A move byte that is not a square.
-    BadMove { game: usize, ply: usize, byte: u8 },
+    BadMove {
+        /// 0-based index of the game in the file.
+        game: usize,
+        /// 0-based index of the move in the game.
+        ply: usize,
+        /// The byte found.
+        byte: u8,
+    },
     /// A move after the 0 that ends a game's moves.
-    MoveAfterEnd { game: usize, ply: usize },
+    MoveAfterEnd {
+        /// 0-based index of the game in the file.
+        game: usize,
+        /// 0-based index of the move in the game.
+        ply: usize,
+    },
     /// A names file whose length is not the header plus whole records.
-    NamesLength { record: usize, bytes: usize },
+    NamesLength {
+        /// The record length asked for ([`PLAYER_RECORD`] or [`TOURNAMENT_RECORD`]).
+        record: usize,
+        /// The file's length in bytes.
+        bytes: usize,
+    },
 }
 
 impl fmt::Display for WthorError {
@@ -107,6 +135,19 @@ fn u16_at(b: &[u8], i: usize) -> u16 {
 }
 
 /// Decodes a WTHOR move byte (`10 * row + col`, 1-based) to a square.
+///
+/// # Examples
+/// ```
+/// use reversi_core::{BoardSize, Square};
+/// use reversi_formats::wthor::{square_from_byte, square_to_byte};
+///
+/// let f5 = Square::parse("f5", BoardSize::EIGHT)?;
+/// assert_eq!(square_from_byte(56), Some(f5));
+/// assert_eq!(square_to_byte(f5), 56);
+/// assert_eq!(square_from_byte(0), None, "0 ends a game's moves");
+/// assert_eq!(square_from_byte(19), None);
+/// # Ok::<(), reversi_core::ParseSquareError>(())
+/// ```
 #[must_use]
 pub fn square_from_byte(byte: u8) -> Option<Square> {
     let (row, col) = (byte / 10, byte % 10);
@@ -123,6 +164,37 @@ pub fn square_to_byte(sq: Square) -> u8 {
 ///
 /// # Errors
 /// [`WthorError`] naming the game and move, or the header field, that is wrong.
+///
+/// # Examples
+/// ```
+/// use reversi_formats::wthor::{parse_wtb, WthorError};
+///
+/// let mut bytes = vec![
+///     20, 24, 1, 2, // written 2024-01-02
+///     1, 0, 0, 0, // one game
+///     0, 0, // unused in .wtb files
+///     0xe7, 0x07, // games of 2023
+///     8, 0, 24, 0, // 8x8, theoretical scores from 24 empties
+/// ];
+/// // Tournament 3, Black player 1, White player 2, Black's score 40, theoretical 36.
+/// bytes.extend_from_slice(&[3, 0, 1, 0, 2, 0, 40, 36]);
+/// let mut moves = [0u8; 60];
+/// moves[..3].copy_from_slice(&[56, 64, 33]); // f5 d6 c3
+/// bytes.extend_from_slice(&moves);
+///
+/// let db = parse_wtb(&bytes)?;
+/// assert_eq!(db.header.created, (2024, 1, 2));
+/// assert_eq!(db.header.year, 2023);
+/// let game = &db.games[0];
+/// assert_eq!((game.tournament, game.black, game.white), (3, 1, 2));
+/// let names: Vec<String> = game.moves.iter().map(ToString::to_string).collect();
+/// assert_eq!(names, ["f5", "d6", "c3"]);
+///
+/// // A header announcing two games over the bytes of one.
+/// bytes[4] = 2;
+/// assert_eq!(parse_wtb(&bytes), Err(WthorError::Length { announced: 2, bytes: 68 }));
+/// # Ok::<(), WthorError>(())
+/// ```
 pub fn parse_wtb(bytes: &[u8]) -> Result<Database, WthorError> {
     if bytes.len() < HEADER_LEN {
         return Err(WthorError::TooShort { len: bytes.len() });
@@ -175,6 +247,32 @@ pub fn parse_wtb(bytes: &[u8]) -> Result<Database, WthorError> {
 }
 
 /// Writes a `.wtb` file: the inverse of [`parse_wtb`] for 8x8 games of at most 60 moves.
+///
+/// The header's game count is written from `db.games`, whatever [`Header::game_count`] says.
+///
+/// # Examples
+/// ```
+/// use reversi_core::{BoardSize, Square};
+/// use reversi_formats::wthor::{parse_wtb, write_wtb, Database, Game, Header};
+///
+/// let sq = |name| Square::parse(name, BoardSize::EIGHT);
+/// let db = Database {
+///     header: Header { created: (2024, 1, 2), game_count: 1, year: 2023, theoretical_depth: 24 },
+///     games: vec![Game {
+///         tournament: 0,
+///         black: 1,
+///         white: 2,
+///         black_score: 40,
+///         theoretical_score: 36,
+///         moves: vec![sq("f5")?, sq("d6")?, sq("c3")?],
+///     }],
+/// };
+/// let bytes = write_wtb(&db);
+/// assert_eq!(bytes.len(), 16 + 68);
+/// assert_eq!(&bytes[16 + 8..16 + 11], &[56, 64, 33]);
+/// assert_eq!(parse_wtb(&bytes)?, db);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[must_use]
 pub fn write_wtb(db: &Database) -> Vec<u8> {
     let mut out = Vec::with_capacity(HEADER_LEN + GAME_LEN * db.games.len());
@@ -206,7 +304,22 @@ pub fn write_wtb(db: &Database) -> Vec<u8> {
 /// records), each NUL-padded after a 16-byte header. Bytes are read as ISO 8859-1.
 ///
 /// # Errors
-/// When the length is not the header plus whole records.
+/// [`WthorError::NamesLength`] when the length is not the header plus whole records.
+///
+/// # Examples
+/// ```
+/// use reversi_formats::wthor::{parse_names, WthorError, PLAYER_RECORD};
+///
+/// let mut jou = vec![0u8; 16];
+/// for name in [&b"Dupont Jos\xe9"[..], b"Martin Anne"] {
+///     let mut record = [0u8; PLAYER_RECORD];
+///     record[..name.len()].copy_from_slice(name);
+///     jou.extend_from_slice(&record);
+/// }
+/// assert_eq!(parse_names(&jou, PLAYER_RECORD)?, ["Dupont José", "Martin Anne"]);
+/// assert!(parse_names(&jou[..30], PLAYER_RECORD).is_err());
+/// # Ok::<(), WthorError>(())
+/// ```
 pub fn parse_names(bytes: &[u8], record: usize) -> Result<Vec<String>, WthorError> {
     if bytes.len() < HEADER_LEN || !(bytes.len() - HEADER_LEN).is_multiple_of(record) {
         return Err(WthorError::NamesLength {

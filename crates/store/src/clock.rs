@@ -12,6 +12,14 @@ pub fn now_utc() -> String {
 }
 
 /// Seconds since 1970 as `YYYY-MM-DDTHH:MM:SSZ`.
+///
+/// # Examples
+/// ```
+/// use reversi_store::format_utc;
+///
+/// assert_eq!(format_utc(0), "1970-01-01T00:00:00Z");
+/// assert_eq!(format_utc(951_782_400), "2000-02-29T00:00:00Z");
+/// ```
 #[must_use]
 pub fn format_utc(secs: u64) -> String {
     let days = (secs / 86_400) as i64;

@@ -10,22 +10,37 @@ use crate::GameId;
 pub enum StoreError {
     /// The file or its folder could not be read or created.
     Io {
+        /// The file or folder concerned.
         path: PathBuf,
+        /// The operating system's error.
         source: std::io::Error,
     },
     /// The file exists but is not an SQLite database. It is left untouched.
-    NotADatabase { path: PathBuf },
+    NotADatabase {
+        /// The file refused.
+        path: PathBuf,
+    },
     /// An SQLite database of some other program: tables but not ours. It is left untouched.
-    Foreign { path: PathBuf, tables: Vec<String> },
+    Foreign {
+        /// The file refused.
+        path: PathBuf,
+        /// The names of the tables it holds.
+        tables: Vec<String>,
+    },
     /// Our database, written by a newer version of this program. It is left untouched.
     TooNew {
+        /// The file refused.
         path: PathBuf,
+        /// The schema version the file records.
         version: i64,
+        /// The newest schema version this program knows, [`crate::SCHEMA_VERSION`].
         known: i64,
     },
     /// SQLite reported an error (a damaged file, a full disk, a locked database, …).
     Sqlite {
+        /// The database file, or `:memory:`.
         path: PathBuf,
+        /// SQLite's error.
         source: rusqlite::Error,
     },
     /// No game has this id.
@@ -34,9 +49,11 @@ pub enum StoreError {
     NotInProgress(GameId),
     /// A move that is not legal where it would be played; nothing is written.
     IllegalMove {
+        /// The game the move was for.
         game: GameId,
         /// 0-based ply the move would have.
         ply: usize,
+        /// Why the rules refuse it.
         reason: reversi_core::IllegalMove,
     },
     /// A new game whose set-up start is for another board size or start rule.
@@ -45,10 +62,17 @@ pub enum StoreError {
     Rejected {
         /// 0-based index of the game in the import.
         index: usize,
+        /// Why it cannot be stored: the move that does not replay, or the start that does
+        /// not fit.
         reason: String,
     },
     /// A stored game does not read back (a value out of range, an illegal move).
-    Corrupt { game: GameId, reason: String },
+    Corrupt {
+        /// The damaged game.
+        game: GameId,
+        /// The value or move that does not read back.
+        reason: String,
+    },
 }
 
 impl fmt::Display for StoreError {

@@ -31,6 +31,28 @@ impl Store {
     /// # Errors
     /// [`StoreError::Rejected`] naming the first game (by index in `games`) whose moves do
     /// not replay or whose start does not fit its board, or an SQLite error.
+    ///
+    /// # Examples
+    /// ```
+    /// use reversi_core::{parse_transcript, BoardSize, Position, Rules};
+    /// use reversi_store::{GameFilter, ImportGame, ImportReport, Player, Store};
+    ///
+    /// let start = Position::start(BoardSize::EIGHT, Rules::Othello);
+    /// let opening = parse_transcript("f5d6c3d3c4", start)?;
+    /// let game = ImportGame::from_game(&opening, Player::human("Ann"), Player::human("Ben"), None);
+    ///
+    /// let mut store = Store::open_in_memory()?;
+    /// let mut done = 0;
+    /// let report = store.import_games(&[game.clone(), game.clone()], &mut |n| done = n)?;
+    /// assert_eq!(report, ImportReport { added: 1, skipped: 1 });
+    /// assert_eq!(done, 2);
+    ///
+    /// // Importing the same file again adds nothing.
+    /// let again = store.import_games(&[game], &mut |_| {})?;
+    /// assert_eq!(again, ImportReport { added: 0, skipped: 1 });
+    /// assert_eq!(store.count_games(&GameFilter::default())?, 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn import_games(
         &mut self,
         games: &[ImportGame],

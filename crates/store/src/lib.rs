@@ -9,6 +9,8 @@
 //! The database is `$XDG_DATA_HOME/reversi/games.sqlite3` by default ([`default_path`]); a
 //! file that is not ours is refused, never overwritten.
 
+#![warn(missing_docs)]
+
 mod clock;
 mod codec;
 mod error;

@@ -40,11 +40,14 @@ impl FromStr for GameId {
 /// Who plays a side.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum PlayerKind {
+    /// A person.
     Human,
+    /// The engine, or another program.
     Computer,
 }
 
 impl PlayerKind {
+    /// `"human"` or `"computer"`, as stored.
     #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
@@ -57,7 +60,9 @@ impl PlayerKind {
 /// One side of a game.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Player {
+    /// The name shown in the history, and matched by [`GameFilter::player`].
     pub name: String,
+    /// Whether a person or a program played.
     pub kind: PlayerKind,
     /// The computer's level as the program names it (`"5"`, `"perfect"`); `None` for people.
     pub level: Option<String>,
@@ -88,8 +93,11 @@ impl Player {
 /// Where a game stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Status {
+    /// Still being played: moves may be appended or taken back.
     InProgress,
+    /// Ended with a result: played out, or adjudicated with a declared score.
     Finished,
+    /// Stopped without a result; the moves are kept.
     Abandoned,
 }
 
@@ -143,13 +151,18 @@ impl FromStr for Status {
 /// A game about to be played, for [`crate::Store::create_game`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NewGame {
+    /// The board size.
     pub size: BoardSize,
+    /// The start rule.
     pub rules: Rules,
     /// A set-up start; `None` for the standard start of `size` and `rules`.
     pub start: Option<Position>,
+    /// Who plays Black.
     pub black: Player,
+    /// Who plays White.
     pub white: Player,
-    /// When the game began; `None` for now.
+    /// When the game began, as ISO 8601 UTC text (`2026-11-22T17:43:37Z`) or as much of it
+    /// as the source gives (`1977`); `None` for now.
     pub started_at: Option<String>,
 }
 
@@ -179,6 +192,7 @@ impl NewGame {
 /// One move as stored: the move, the time taken and the mover's evaluation.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct MoveRecord {
+    /// The square played, or a pass.
     pub mv: Move,
     /// Thinking time in milliseconds, where measured.
     pub time_ms: Option<u64>,
@@ -201,15 +215,23 @@ impl MoveRecord {
 /// What the database knows about a game, without its moves.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GameInfo {
+    /// The game's id.
     pub id: GameId,
+    /// The board size.
     pub size: BoardSize,
+    /// The start rule.
     pub rules: Rules,
     /// The set-up start, or `None` for the standard one.
     pub start: Option<Position>,
+    /// Who played Black.
     pub black: Player,
+    /// Who played White.
     pub white: Player,
+    /// When the game began (ISO 8601 UTC text, or as much of it as an import gave).
     pub started_at: Option<String>,
+    /// When the game was finished or abandoned; `None` while in progress.
     pub ended_at: Option<String>,
+    /// In progress, finished or abandoned.
     pub status: Status,
     /// The winner, once known.
     pub result: Option<Outcome>,
@@ -236,6 +258,7 @@ impl GameInfo {
 /// A stored game with its moves, replayed.
 #[derive(Debug, Clone)]
 pub struct StoredGame {
+    /// What is known about the game besides its moves.
     pub info: GameInfo,
     /// The moves with their times and evaluations, in order.
     pub moves: Vec<MoveRecord>,
@@ -250,18 +273,26 @@ pub struct GameFilter {
     pub limit: Option<usize>,
     /// Games where either player's name contains this text (ASCII case-insensitive).
     pub player: Option<String>,
+    /// Only games with this status.
     pub status: Option<Status>,
 }
 
 /// A finished or unfinished game from another source, for [`crate::Store::import_games`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct ImportGame {
+    /// Board, start, players and date.
     pub game: NewGame,
+    /// The moves in order, passes included; each is checked by replay.
     pub moves: Vec<MoveRecord>,
+    /// Where the game stands: usually finished or abandoned (see [`ImportGame::from_game`]).
     pub status: Status,
+    /// When the game ended, if the source says.
     pub ended_at: Option<String>,
+    /// The winner, if known.
     pub result: Option<Outcome>,
+    /// The final disc counts, if known.
     pub score: Option<Score>,
+    /// The tournament or place, if the source names one.
     pub event: Option<String>,
     /// Where it came from, e.g. `WTH_2001.wtb` or `games.ggf`.
     pub source: Option<String>,
@@ -271,6 +302,27 @@ impl ImportGame {
     /// An imported `game` between `black` and `white`: finished with its final score when the
     /// game is over, otherwise [`Status::Finished`] with `declared` as the score if the source
     /// gives one (a game adjudicated early), else [`Status::Abandoned`].
+    ///
+    /// # Examples
+    /// ```
+    /// use reversi_core::{parse_transcript, BoardSize, Position, Rules, Score};
+    /// use reversi_store::{ImportGame, Player, Status};
+    ///
+    /// let start = Position::start(BoardSize::EIGHT, Rules::Othello);
+    /// let opening = parse_transcript("f5d6c3d3c4", start)?;
+    /// let (ann, ben) = (Player::human("Ann"), Player::human("Ben"));
+    ///
+    /// let unfinished = ImportGame::from_game(&opening, ann.clone(), ben.clone(), None);
+    /// assert_eq!(unfinished.status, Status::Abandoned);
+    /// assert_eq!(unfinished.moves.len(), 5);
+    ///
+    /// // A game adjudicated 40-24 after five moves counts as finished, Black winning.
+    /// let declared = Score { black: 40, white: 24 };
+    /// let adjudicated = ImportGame::from_game(&opening, ann, ben, Some(declared));
+    /// assert_eq!(adjudicated.status, Status::Finished);
+    /// assert_eq!(adjudicated.score, Some(declared));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[must_use]
     pub fn from_game(game: &Game, black: Player, white: Player, declared: Option<Score>) -> Self {
         let start = game.start();
@@ -303,6 +355,7 @@ impl ImportGame {
 /// How an import went.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ImportReport {
+    /// Games newly stored.
     pub added: usize,
     /// Games already in the database (or earlier in the same import).
     pub skipped: usize,

@@ -49,6 +49,37 @@ impl Store {
     /// # Errors
     /// [`StoreError::NotADatabase`], [`StoreError::Foreign`] or [`StoreError::TooNew`] for a
     /// file that is not ours (which is left untouched), or the I/O or SQLite error.
+    ///
+    /// # Examples
+    /// ```
+    /// use reversi_core::{BoardSize, Rules, Score};
+    /// use reversi_store::{GameFilter, NewGame, Player, Status, Store, StoreError};
+    ///
+    /// let dir = tempfile::tempdir().expect("a temporary folder");
+    /// let path = dir.path().join("history/games.sqlite3");
+    /// let id = {
+    ///     let mut store = Store::open(&path)?;
+    ///     let new = NewGame::standard(BoardSize::SIX, Rules::Othello,
+    ///         Player::human("Ann"), Player::human("Ben"));
+    ///     let id = store.create_game(&new)?;
+    ///     store.finish_game(id, Score { black: 16, white: 20 })?;
+    ///     id
+    /// };
+    ///
+    /// // Reopened, as after a restart.
+    /// let store = Store::open(&path)?;
+    /// let games = store.list_games(&GameFilter::default())?;
+    /// assert_eq!(games.len(), 1);
+    /// assert_eq!((games[0].id, games[0].status), (id, Status::Finished));
+    /// assert_eq!(games[0].score, Some(Score { black: 16, white: 20 }));
+    ///
+    /// // A file that is not a database is refused and left as it was.
+    /// let notes = dir.path().join("notes.txt");
+    /// std::fs::write(&notes, "f5d6c3").expect("a file in the temporary folder");
+    /// assert!(matches!(Store::open(&notes), Err(StoreError::NotADatabase { .. })));
+    /// assert_eq!(std::fs::read_to_string(&notes).ok().as_deref(), Some("f5d6c3"));
+    /// # Ok::<(), StoreError>(())
+    /// ```
     pub fn open(path: &Path) -> Result<Store, StoreError> {
         Ok(Store {
             conn: schema::open(path)?,
@@ -265,6 +296,31 @@ impl Store {
     ///
     /// # Errors
     /// [`StoreError::Corrupt`] for a row that does not read back, or an SQLite error.
+    ///
+    /// # Examples
+    /// ```
+    /// use reversi_core::{BoardSize, Rules};
+    /// use reversi_store::{GameFilter, NewGame, Player, Status, Store};
+    ///
+    /// let mut store = Store::open_in_memory()?;
+    /// for (date, white) in [("2026-01-01", "Ben"), ("2026-01-02", "Cleo")] {
+    ///     let mut new = NewGame::standard(BoardSize::EIGHT, Rules::Othello,
+    ///         Player::human("Ann"), Player::human(white));
+    ///     new.started_at = Some(date.to_string());
+    ///     store.create_game(&new)?;
+    /// }
+    ///
+    /// let all = store.list_games(&GameFilter::default())?;
+    /// let whites: Vec<&str> = all.iter().map(|g| g.white.name.as_str()).collect();
+    /// assert_eq!(whites, ["Cleo", "Ben"], "newest first");
+    ///
+    /// let filter = GameFilter { player: Some("cle".into()), ..GameFilter::default() };
+    /// assert_eq!(store.list_games(&filter)?.len(), 1);
+    /// let filter = GameFilter { status: Some(Status::Finished), ..GameFilter::default() };
+    /// assert!(store.list_games(&filter)?.is_empty());
+    /// assert_eq!(store.count_games(&GameFilter { limit: Some(1), ..GameFilter::default() })?, 2);
+    /// # Ok::<(), reversi_store::StoreError>(())
+    /// ```
     pub fn list_games(&self, filter: &GameFilter) -> Result<Vec<GameInfo>, StoreError> {
         let (clause, args) = where_clause(filter);
         let limit = filter
