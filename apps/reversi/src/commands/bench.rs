@@ -48,10 +48,10 @@ pub fn perft(depth: u32) -> anyhow::Result<ExitCode> {
     let t = Instant::now();
     let leaves = perft::perft(Board::START, depth, u64::MAX);
     let secs = t.elapsed().as_secs_f64();
-    println!(
+    outln!(
         "perft {depth}: {leaves} leaves in {secs:.3} s, {} leaves/s",
         format_rate(leaves as f64 / secs)
-    );
+    )?;
 
     // A fixed pseudo-random walk of positions for the kernels.
     let boards = sample_boards(4096);
@@ -69,10 +69,10 @@ pub fn perft(depth: u32) -> anyhow::Result<ExitCode> {
             }
         }
         let n = (rounds * boards.len()) as f64;
-        println!(
+        outln!(
             "{name:>16}: {:.2} ns/call ({acc:x})",
             t.elapsed().as_secs_f64() * 1e9 / n
-        );
+        )?;
     }
     let flips: [(&str, FlipsFn); 2] = [
         ("flips (scalar)", flip::flips_scalar),
@@ -93,10 +93,10 @@ pub fn perft(depth: u32) -> anyhow::Result<ExitCode> {
                 }
             }
         }
-        println!(
+        outln!(
             "{name:>16}: {:.2} ns/call ({acc:x})",
             t.elapsed().as_secs_f64() * 1e9 / calls as f64
-        );
+        )?;
     }
     Ok(ExitCode::SUCCESS)
 }

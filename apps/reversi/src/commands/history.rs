@@ -226,6 +226,9 @@ fn list(
         status,
     };
     let games = store.list_games(&filter)?;
+    if games.is_empty() {
+        eprintln!("no games in {} match", path.display());
+    }
     let mut out = std::io::stdout().lock();
     for g in &games {
         let date = g
@@ -364,11 +367,11 @@ fn delete(store: &mut Store, ids: &[GameId], yes: bool) -> anyhow::Result<ExitCo
     for &id in ids {
         store.delete_game(id)?;
     }
-    println!(
+    outln!(
         "deleted {} game{}",
         ids.len(),
         if ids.len() == 1 { "" } else { "s" }
-    );
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 

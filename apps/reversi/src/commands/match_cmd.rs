@@ -46,10 +46,10 @@ pub struct MatchArgs {
     #[arg(long, value_name = "D", default_value_t = 10)]
     pub depth: u32,
     /// Search threads of each internal level.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = crate::options::threads)]
     pub threads: usize,
     /// Transposition table of each internal level, in MB.
-    #[arg(long, default_value_t = 16)]
+    #[arg(long, default_value_t = 16, value_parser = crate::options::hash_mb)]
     pub hash_mb: usize,
     /// Seconds an external engine may take for a move (or to start) before it forfeits the
     /// game [default: max(10, 20 × time per move), 60 without a time per move]
@@ -105,14 +105,14 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
     let mut a = Contender::new(&args.a, &spec_a, &setup);
     let mut b = Contender::new(&args.b, &spec_b, &setup);
 
-    println!(
+    outln!(
         "{} vs {}: {} games on {} openings from {}, colours swapped",
         args.a,
         args.b,
         args.games,
         openings.len(),
         path.display()
-    );
+    )?;
     let bar = ProgressBar::new(args.games as u64);
     bar.set_style(
         ProgressStyle::with_template("{bar:30} {pos}/{len} games  {msg}  [{elapsed}]")
@@ -158,7 +158,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         if let Some(f) = &played.forfeit {
             forfeits[usize::from(f.color != a_color)] += 1;
         }
-        bar.suspend(|| println!("{line}"));
+        bar.suspend(|| outln!("{line}"))?;
         if let Some(id) = sink.save(&played)? {
             ids.push(id);
         }
@@ -166,35 +166,38 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         bar.inc(1);
     }
     bar.finish_and_clear();
-    report(&args, &tally, forfeits);
+    report(&args, &tally, forfeits)?;
     match (ids.first(), ids.last()) {
-        (Some(first), Some(last)) => println!(
+        (Some(first), Some(last)) => outln!(
             "saved {} games to {} (ids {first}-{last})",
             ids.len(),
             sink.describe()
-        ),
-        _ => println!("saved {} games to {}", tally.games(), sink.describe()),
+        )?,
+        _ => outln!("saved {} games to {}", tally.games(), sink.describe())?,
     }
     Ok(ExitCode::SUCCESS)
 }
 
-fn report(args: &MatchArgs, tally: &Tally, forfeits: [usize; 2]) {
+fn report(args: &MatchArgs, tally: &Tally, forfeits: [usize; 2]) -> std::io::Result<()> {
     let (elo, lo, hi) = tally.elo();
-    println!(
+    outln!(
         "{}: {} (as Black {}, as White {}) against {}",
         args.a,
         tally.record(),
         tally.record_as(true),
         tally.record_as(false),
         args.b
-    );
-    println!("average disc difference {:+.2}", tally.average_margin());
-    println!("score {:.1}%", 100.0 * tally.score());
-    println!("Elo difference {elo} (95% interval {lo} to {hi})");
-    println!(
+    )?;
+    outln!("average disc difference {:+.2}", tally.average_margin())?;
+    outln!("score {:.1}%", 100.0 * tally.score())?;
+    outln!("Elo difference {elo} (95% interval {lo} to {hi})")?;
+    outln!(
         "forfeits: {} {}, {} {}",
-        args.a, forfeits[0], args.b, forfeits[1]
-    );
+        args.a,
+        forfeits[0],
+        args.b,
+        forfeits[1]
+    )
 }
 
 /// Plays one game from `opening`; a side whose engine fails loses it 0-64.

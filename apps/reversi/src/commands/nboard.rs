@@ -11,10 +11,10 @@ use reversi_protocol::nboard::{serve, Session};
 #[derive(Debug, Args)]
 pub struct NboardArgs {
     /// Search threads [default: the number of cores].
-    #[arg(long)]
+    #[arg(long, value_parser = crate::options::threads)]
     pub threads: Option<usize>,
     /// Transposition table size in MB.
-    #[arg(long, default_value_t = 64)]
+    #[arg(long, default_value_t = 64, value_parser = crate::options::hash_mb)]
     pub hash_mb: usize,
 }
 

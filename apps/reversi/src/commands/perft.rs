@@ -8,19 +8,22 @@ use reversi_engine::perft::perft_position;
 
 pub fn run(depth: u32, size: BoardSize, rules: Rules) -> anyhow::Result<ExitCode> {
     let start = Position::start(size, rules);
-    println!("perft {size} {rules}: a pass is one ply, an early end one leaf");
-    println!(
+    outln!("perft {size} {rules}: a pass is one ply, an early end one leaf")?;
+    outln!(
         "{:>5} {:>20} {:>10} {:>16}",
-        "depth", "leaves", "seconds", "leaves/s"
-    );
+        "depth",
+        "leaves",
+        "seconds",
+        "leaves/s"
+    )?;
     for d in 1..=depth {
         let t = Instant::now();
         let leaves = perft_position(&start, d);
         let secs = t.elapsed().as_secs_f64();
-        println!(
+        outln!(
             "{d:>5} {leaves:>20} {secs:>10.3} {:>16}",
             format_rate(leaves as f64 / secs.max(1e-9))
-        );
+        )?;
     }
     Ok(ExitCode::SUCCESS)
 }

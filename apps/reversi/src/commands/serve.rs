@@ -46,11 +46,11 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
             .await
             .with_context(|| format!("cannot listen on {}", args.addr))?;
         let addr = listener.local_addr()?;
-        println!(
+        outln!(
             "reversi: serving on http://{addr}/ (games saved to {})",
             path.display()
-        );
-        println!("press Ctrl-C to stop");
+        )?;
+        outln!("press Ctrl-C to stop")?;
         use std::io::Write;
         std::io::stdout().flush()?;
         serve(listener, AppState::new(store, searches)).await?;

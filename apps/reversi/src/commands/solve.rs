@@ -33,14 +33,14 @@ pub struct SolveArgs {
     #[arg(long, default_value = "othello", requires = "size")]
     pub rules: Rules,
     /// Search threads [default: the number of cores].
-    #[arg(long)]
+    #[arg(long, value_parser = crate::options::threads)]
     pub threads: Option<usize>,
     /// Solve for win/loss/draw only.
     #[arg(long)]
     pub wld: bool,
     /// Transposition table size in MB (1 GB: FFO #53 on 2 threads took 196 s against 239 s
     /// with 256 MB).
-    #[arg(long, default_value_t = 1024)]
+    #[arg(long, default_value_t = 1024, value_parser = crate::options::hash_mb)]
     pub hash_mb: usize,
     /// With --size: store the exact value of every position within --plies plies of the
     /// start in this file (the table the top level plays from; 4x4 and 6x6).
@@ -148,13 +148,13 @@ fn solve_start(
         -1 => format!("White wins {}-{black}", cells - black),
         _ => format!("draw {black}-{black}"),
     };
-    println!(
+    outln!(
         "{size} {rules}: {} {:+} for Black ({verdict}), {} nodes in {secs:.1} s, {} nodes/s",
         precision_text(info.precision),
         info.score,
         info.nodes,
         format_rate(info.nodes as f64 / secs.max(1e-9))
-    );
+    )?;
     // A perfect line: at each position, the move the (now well-filled) table proves best.
     let mut pos = start;
     let mut line = Vec::new();
@@ -177,8 +177,8 @@ fn solve_start(
         pos = pos.play(mv)?;
     }
     let score = Score::of(&pos);
-    println!("perfect line: {}", format_transcript(&line, true));
-    println!("final position ({score}):\n{pos}");
+    outln!("perfect line: {}", format_transcript(&line, true))?;
+    outln!("final position ({score}):\n{pos}")?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -188,10 +188,18 @@ fn solve_file(engine: &Engine, file: &Path, wld: bool) -> anyhow::Result<ExitCod
     let positions = parse_obf(&text).with_context(|| format!("in {}", file.display()))?;
     let limits = if wld { Limits::wld() } else { Limits::exact() };
     let stop = AtomicBool::new(false);
-    println!(
+    outln!(
         "{:>3} {:>7} {:>5} {:>6} {:>8} {:>5} {:>14} {:>9} {:>13}",
-        "#", "empties", "move", "score", "expected", "check", "nodes", "seconds", "nodes/s"
-    );
+        "#",
+        "empties",
+        "move",
+        "score",
+        "expected",
+        "check",
+        "nodes",
+        "seconds",
+        "nodes/s"
+    )?;
     let (mut total_nodes, mut total_time, mut wrong) = (0u64, Duration::ZERO, 0);
     for (i, obf) in positions.iter().enumerate() {
         let number = i + 1;
@@ -231,7 +239,7 @@ fn solve_file(engine: &Engine, file: &Path, wld: bool) -> anyhow::Result<ExitCod
         total_nodes += nodes;
         total_time += elapsed;
         let secs = elapsed.as_secs_f64();
-        println!(
+        outln!(
             "{number:>3} {empties:>7} {:>5} {score:>+6} {:>8} {:>5} {nodes:>14} {secs:>9.3} {:>13}",
             square_text(mv),
             expected.map_or("-".into(), |e| format!("{e:+}")),
@@ -241,15 +249,15 @@ fn solve_file(engine: &Engine, file: &Path, wld: bool) -> anyhow::Result<ExitCod
                 None => "-",
             },
             format_rate(nodes as f64 / secs.max(1e-9)),
-        );
+        )?;
     }
     let secs = total_time.as_secs_f64();
-    println!(
+    outln!(
         "total: {} positions, {wrong} wrong, {total_nodes} nodes in {secs:.3} s, {} nodes/s ({} threads)",
         positions.len(),
         format_rate(total_nodes as f64 / secs.max(1e-9)),
         engine.threads()
-    );
+    )?;
     Ok(if wrong == 0 {
         ExitCode::SUCCESS
     } else {

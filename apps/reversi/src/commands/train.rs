@@ -41,7 +41,7 @@ pub enum TrainCommand {
         #[arg(long, default_value_t = 1)]
         also_every: usize,
         /// Transposition table of the solver, in MB (cleared before every game).
-        #[arg(long, default_value_t = 4)]
+        #[arg(long, default_value_t = 4, value_parser = crate::options::hash_mb)]
         hash_mb: usize,
     },
     /// Self-play games from XOT openings, positions labelled by deeper searches and exact
@@ -216,13 +216,13 @@ fn run_fit(a: &FitArgs) -> anyhow::Result<()> {
     let w = Weights::from_discs(a.generation, &discs);
     let bytes = w.to_bytes();
     std::fs::write(&a.out, &bytes).with_context(|| format!("writing {}", a.out.display()))?;
-    println!(
+    outln!(
         "wrote {} ({} bytes, {STAGES} stages, generation {}, crc32 {:08x}) in {:.0} s",
         a.out.display(),
         bytes.len(),
         a.generation,
         w.checksum(),
         t.elapsed().as_secs_f64()
-    );
+    )?;
     Ok(())
 }

@@ -28,14 +28,18 @@ pub fn run(
     } else {
         walk_positions(size, count)
     };
-    println!(
+    outln!(
         "{} positions on {size}, depths 1 to {depth}; states are the positions explored below the roots",
         positions.len()
-    );
-    println!(
+    )?;
+    outln!(
         "{:<13} {:>5} {:>14} {:>10} {:>11}",
-        "algorithm", "depth", "states", "ms", "vs minimax"
-    );
+        "algorithm",
+        "depth",
+        "states",
+        "ms",
+        "vs minimax"
+    )?;
     let stop = AtomicBool::new(false);
     let mut disagreements = 0;
     for d in 1..=depth {
@@ -55,12 +59,12 @@ pub fn run(
             if algorithm == Algorithm::Minimax {
                 minimax_states = states;
             }
-            println!(
+            outln!(
                 "{:<13} {d:>5} {states:>14} {:>10} {:>11}",
                 algorithm.name(),
                 millis(elapsed),
                 ratio(states, minimax_states)
-            );
+            )?;
             match &reference {
                 None => reference = Some(values),
                 Some(expected) => {
@@ -82,7 +86,7 @@ pub fn run(
         eprintln!("error: {disagreements} values differ between algorithms");
         return Ok(ExitCode::FAILURE);
     }
-    println!("all algorithms found the same value at every position and depth");
+    outln!("all algorithms found the same value at every position and depth")?;
     Ok(ExitCode::SUCCESS)
 }
 

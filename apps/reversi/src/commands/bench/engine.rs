@@ -65,27 +65,32 @@ pub fn run() -> anyhow::Result<ExitCode> {
     let engine = Engine::new(64, 1);
     let stop = AtomicBool::new(false);
     let (mut nodes, mut secs) = (0u64, 0f64);
-    println!(
+    outln!(
         "{:>3} {:>7} {:>9} {:>6} {:>14} {:>9}",
-        "#", "empties", "search", "score", "nodes", "seconds"
-    );
+        "#",
+        "empties",
+        "search",
+        "score",
+        "nodes",
+        "seconds"
+    )?;
     for (i, (board, limits, what)) in positions().iter().enumerate() {
         engine.clear();
         let t = Instant::now();
         let info = engine.search(*board, u64::MAX, limits, &stop, &mut |_| {});
         let s = t.elapsed().as_secs_f64();
         let (score, n) = info.map_or((0, 0), |i| (i.score, i.nodes));
-        println!(
+        outln!(
             "{:>3} {:>7} {what:>9} {score:>+6} {n:>14} {s:>9.3}",
             i + 1,
             board.empties().count_ones()
-        );
+        )?;
         nodes += n;
         secs += s;
     }
-    println!(
+    outln!(
         "signature: {nodes} nodes; {secs:.3} s, {} nodes/s on one thread",
         format_rate(nodes as f64 / secs.max(1e-9))
-    );
+    )?;
     Ok(ExitCode::SUCCESS)
 }

@@ -180,11 +180,12 @@ pub fn run(
                 added += report.added;
                 skipped += report.skipped;
                 bar.suspend(|| {
-                    println!(
+                    outln!(
                         "{name}: {} added, {} skipped as duplicates",
-                        report.added, report.skipped
-                    );
-                });
+                        report.added,
+                        report.skipped
+                    )
+                })?;
             }
             Err(e) => {
                 failed += 1;
@@ -194,11 +195,11 @@ pub fn run(
     }
     bar.finish_and_clear();
     if files.len() > 1 {
-        println!(
+        outln!(
             "total: {added} added, {skipped} skipped as duplicates, {failed} file{} rejected, in {:.1} s",
             if failed == 1 { "" } else { "s" },
             started.elapsed().as_secs_f64()
-        );
+        )?;
     }
     Ok(if failed > 0 {
         ExitCode::FAILURE

@@ -110,13 +110,13 @@ pub fn run(engine: &Engine, size: BoardSize, plies: u32, out: &Path) -> anyhow::
     let root = table.value(board).context("the start was not solved")?;
     let bytes = table.to_bytes();
     std::fs::write(out, &bytes).with_context(|| format!("writing {}", out.display()))?;
-    println!(
+    outln!(
         "{size} Othello: {} positions within {plies} plies, start {root:+} for Black; {} positions solved in {:.1} s ({nodes} nodes); wrote {} ({} bytes)",
         table.len(),
         deepest.len(),
         t.elapsed().as_secs_f64(),
         out.display(),
         bytes.len()
-    );
+    )?;
     Ok(ExitCode::SUCCESS)
 }

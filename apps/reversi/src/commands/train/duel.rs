@@ -179,14 +179,14 @@ pub fn run(a: &DuelArgs) -> anyhow::Result<ExitCode> {
         );
     }
     let score = (f64::from(w) + 0.5 * f64::from(d)) / games.max(1) as f64;
-    println!(
+    outln!(
         "pattern vs {} at depth {}: {games} games, +{w} ={d} -{l}, score {:.1}%, average disc difference {:+.2}, {:.0} s",
         a.against.as_ref().map_or("hand".into(), |p| p.display().to_string()),
         a.depth,
         100.0 * score,
         discs as f64 / games.max(1) as f64,
         t.elapsed().as_secs_f64()
-    );
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -48,18 +48,18 @@ pub fn mae(dir: &Path, extra: &[PathBuf], valid_from: u16) -> anyhow::Result<()>
     }
     let evals = contenders(extra)?;
     let names: Vec<&str> = evals.iter().map(|(n, _)| n.as_str()).collect();
-    println!(
+    outln!(
         "validation: {} positions of WTHOR {valid_from}+ (never trained on)",
         records.len()
-    );
-    println!("mean absolute error in discs of the static evaluation (depth 0)");
-    println!();
-    println!("by empties, against exact scores (solved, or WTHOR's perfect play from 24 empties):");
-    print!("{:>8} {:>7}", "empties", "n");
+    )?;
+    outln!("mean absolute error in discs of the static evaluation (depth 0)")?;
+    outln!()?;
+    outln!("by empties, against exact scores (solved, or WTHOR's perfect play from 24 empties):")?;
+    out!("{:>8} {:>7}", "empties", "n")?;
     for n in &names {
-        print!(" {n:>10}");
+        out!(" {n:>10}")?;
     }
-    println!();
+    outln!()?;
     for e in [10u32, 14, 18, 20, 24] {
         let set: Vec<&Record> = records
             .iter()
@@ -68,38 +68,38 @@ pub fn mae(dir: &Path, extra: &[PathBuf], valid_from: u16) -> anyhow::Result<()>
         if set.is_empty() {
             continue;
         }
-        print!("{e:>8} {:>7}", set.len());
+        out!("{e:>8} {:>7}", set.len())?;
         for (_, ev) in &evals {
-            print!(" {:>10.2}", mean_error(ev.as_ref(), &set));
+            out!(" {:>10.2}", mean_error(ev.as_ref(), &set))?;
         }
-        println!();
+        outln!()?;
     }
-    println!();
-    println!("by empties, against the game's theoretical score (best available, not exact):");
+    outln!()?;
+    outln!("by empties, against the game's theoretical score (best available, not exact):")?;
     for e in [30u32, 40, 50] {
         let set: Vec<&Record> = records
             .iter()
             .filter(|r| r.kind == Kind::Theoretical && r.board.empties().count_ones() == e)
             .collect();
-        print!("{e:>8} {:>7}", set.len());
+        out!("{e:>8} {:>7}", set.len())?;
         for (_, ev) in &evals {
-            print!(" {:>10.2}", mean_error(ev.as_ref(), &set));
+            out!(" {:>10.2}", mean_error(ev.as_ref(), &set))?;
         }
-        println!();
+        outln!()?;
     }
-    println!();
-    println!("by stage, against every validation label (exact where solved, else theoretical):");
+    outln!()?;
+    outln!("by stage, against every validation label (exact where solved, else theoretical):")?;
     for s in 0..STAGES {
         let set: Vec<&Record> = records
             .iter()
             .filter(|r| stage(r.board.empties().count_ones()) == s)
             .collect();
         let (lo, hi) = stage_empties(s);
-        print!("{:>8} {:>7}", format!("{lo}-{hi}"), set.len());
+        out!("{:>8} {:>7}", format!("{lo}-{hi}"), set.len())?;
         for (_, ev) in &evals {
-            print!(" {:>10.2}", mean_error(ev.as_ref(), &set));
+            out!(" {:>10.2}", mean_error(ev.as_ref(), &set))?;
         }
-        println!();
+        outln!()?;
     }
     Ok(())
 }
@@ -127,10 +127,10 @@ pub fn bestmove(files: &[PathBuf], depth: u32, weights: Option<&Path>) -> anyhow
         evals[1] = (p.display().to_string(), Arc::new(load_eval(p)?));
     }
     let limits = Limits::midgame(depth);
-    println!(
+    outln!(
         "best-move rate of a depth-{depth} midgame search, 1 thread, {} positions",
         positions.len()
-    );
+    )?;
     for (name, ev) in evals {
         let mut engine = Engine::new(64, 1);
         engine.set_evaluator(ev);
@@ -159,12 +159,12 @@ pub fn bestmove(files: &[PathBuf], depth: u32, weights: Option<&Path>) -> anyhow
             }
             lost += i64::from(top - mine);
         }
-        println!(
+        outln!(
             "{name:>10}: {best}/{} best moves, {:.2} discs lost per position, {nodes} nodes, {:.1} s",
             positions.len(),
             lost as f64 / positions.len().max(1) as f64,
             t.elapsed().as_secs_f64()
-        );
+        )?;
     }
     Ok(())
 }

@@ -128,35 +128,42 @@ pub fn run(a: &ProbcutArgs) -> anyhow::Result<()> {
         }
     }
     eprintln!();
-    println!(
+    outln!(
         "{total} positions of {} ({:.0} s)",
         path.display(),
         started.elapsed().as_secs_f64()
-    );
-    println!("\nmidgame: deviation of the probcut's shallow search from the deep one (discs)");
-    println!(
+    )?;
+    outln!("\nmidgame: deviation of the probcut's shallow search from the deep one (discs)")?;
+    outln!(
         "{:>7} {:>5} {:>7} {:>6} {:>4}",
-        "empties", "depth", "shallow", "sigma", "n"
-    );
+        "empties",
+        "depth",
+        "shallow",
+        "sigma",
+        "n"
+    )?;
     let mut rows = Vec::new();
     for ((e, d, s), sigma, n) in mid.sigmas() {
-        println!("{e:>7} {d:>5} {s:>7} {sigma:>6.2} {n:>4}");
+        outln!("{e:>7} {d:>5} {s:>7} {sigma:>6.2} {n:>4}")?;
         rows.push((vec![1.0, f64::from(e), f64::from(d), f64::from(s)], sigma));
     }
     let c = least_squares(&rows).context("fitting the midgame deviations")?;
-    println!(
+    outln!(
         "fit: sigma = {:.3} + {:.4}·empties + {:.4}·depth + {:.4}·shallow (rms error {:.3})",
         c[0],
         c[1],
         c[2],
         c[3],
         rms_error(&rows, &c)
-    );
-    println!("\nendgame: deviation of a shallow search from the exact score (discs)");
-    println!(
+    )?;
+    outln!("\nendgame: deviation of a shallow search from the exact score (discs)")?;
+    outln!(
         "{:>7} {:>7} {:>6} {:>4}",
-        "empties", "shallow", "sigma", "n"
-    );
+        "empties",
+        "shallow",
+        "sigma",
+        "n"
+    )?;
     let mut rows = Vec::new();
     for ((e, _, s), sigma, n) in end.sigmas() {
         let used = if s == endgame_shallow(e) {
@@ -164,17 +171,17 @@ pub fn run(a: &ProbcutArgs) -> anyhow::Result<()> {
         } else {
             ""
         };
-        println!("{e:>7} {s:>7} {sigma:>6.2} {n:>4}{used}");
+        outln!("{e:>7} {s:>7} {sigma:>6.2} {n:>4}{used}")?;
         rows.push((vec![1.0, f64::from(e), f64::from(s)], sigma));
     }
     let c = least_squares(&rows).context("fitting the endgame deviations")?;
-    println!(
+    outln!(
         "fit: sigma = {:.3} + {:.4}·empties + {:.4}·shallow (rms error {:.3})",
         c[0],
         c[1],
         c[2],
         rms_error(&rows, &c)
-    );
+    )?;
     Ok(())
 }
 
