@@ -91,6 +91,7 @@ impl TestCommand {
     /// # Panics
     ///
     /// If the program cannot be started.
+    #[must_use = "the exit status is in the output: check it, e.g. with `assert_success`"]
     #[track_caller]
     pub fn run(mut self) -> Output {
         let line = format!("{:?}", self.command);
