@@ -1,17 +1,19 @@
 //! `reversi history analyze`: a stored game's moves against the engine's best.
 
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+#![allow(clippy::unwrap_used)]
 
-use std::process::Command;
+use std::path::Path;
 
-fn reversi(db: &std::path::Path, args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_reversi"))
+use reversi_testkit::{Output, TestCommand};
+
+/// Runs `reversi history ARGS… --db DB`.
+fn history(db: &Path, args: &[&str]) -> Output {
+    TestCommand::new(env!("CARGO_BIN_EXE_reversi"))
         .arg("history")
         .args(args)
         .arg("--db")
         .arg(db)
-        .output()
-        .expect("run reversi")
+        .run()
 }
 
 #[test]
@@ -21,19 +23,10 @@ fn analyze_lists_each_moves_loss_and_the_totals() {
     // A whole 4x4 game with two forced passes (after a1 and after d1).
     let file = tmp.path().join("game.txt");
     std::fs::write(&file, "b1c1d3a1a3a2b4a4d2d1c4d4\n").unwrap();
-    let out = reversi(&db, &["import", file.to_str().unwrap(), "--size", "4"]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let out = reversi(&db, &["analyze", "1", "--level", "20"]);
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    history(&db, &["import", file.to_str().unwrap(), "--size", "4"]).assert_success();
+    let text = history(&db, &["analyze", "1", "--level", "20"])
+        .assert_success()
+        .stdout;
     assert!(
         text.starts_with("Game 1: ? vs ?, analysed at level 20\n"),
         "{text}"
@@ -48,9 +41,9 @@ fn analyze_lists_each_moves_loss_and_the_totals() {
     assert!(moves[4].contains("PA"), "{text}");
     assert!(text.contains("\nBlack: lost "), "{text}");
     assert!(text.contains("\nWhite: lost "), "{text}");
-    let bad = reversi(&db, &["analyze", "1", "--level", "99"]);
-    assert!(!bad.status.success());
-    assert!(String::from_utf8_lossy(&bad.stderr).contains("unknown level \"99\""));
-    let missing = reversi(&db, &["analyze", "7"]);
-    assert!(!missing.status.success());
+    let err = history(&db, &["analyze", "1", "--level", "99"])
+        .assert_failure()
+        .stderr;
+    assert!(err.contains("unknown level \"99\""), "{err}");
+    history(&db, &["analyze", "7"]).assert_failure();
 }

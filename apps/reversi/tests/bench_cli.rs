@@ -2,27 +2,13 @@
 
 #![allow(clippy::unwrap_used)]
 
-use std::path::PathBuf;
-use std::process::Command;
+use reversi_testkit::{data_file, Output, TestCommand};
 
-fn data_dir() -> PathBuf {
-    std::env::var_os("REVERSI_DATA").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"),
-        PathBuf::from,
-    )
-}
-
-fn bench(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_reversi"))
+fn bench(args: &[&str]) -> Output {
+    TestCommand::new(env!("CARGO_BIN_EXE_reversi"))
         .args(["bench", "algorithms"])
         .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+        .run()
 }
 
 /// (algorithm, depth, states, ratio) of each table row.
@@ -57,30 +43,33 @@ fn check_table(out: &str, depth: u32) {
 
 #[test]
 fn xot_openings_on_8x8() {
-    let file = data_dir().join("xot-large.txt");
-    let (ok, out, err) = bench(&[
+    let file = data_file("xot-large.txt");
+    let out = bench(&[
         "--depth",
         "3",
         "--positions",
         "2",
         "--openings",
         file.to_str().unwrap(),
-    ]);
-    assert!(ok, "{err}");
+    ])
+    .assert_success()
+    .stdout;
     assert!(out.starts_with("2 positions on 8x8"), "{out}");
     check_table(&out, 3);
 }
 
 #[test]
 fn random_walks_on_6x6() {
-    let (ok, out, err) = bench(&["--depth", "2", "--positions", "3", "--size", "6"]);
-    assert!(ok, "{err}");
+    let out = bench(&["--depth", "2", "--positions", "3", "--size", "6"])
+        .assert_success()
+        .stdout;
     check_table(&out, 2);
 }
 
 #[test]
 fn a_missing_openings_file_is_named() {
-    let (ok, _, err) = bench(&["--depth", "1", "--openings", "/nonexistent/xot.txt"]);
-    assert!(!ok);
+    let err = bench(&["--depth", "1", "--openings", "/nonexistent/xot.txt"])
+        .assert_failure()
+        .stderr;
     assert!(err.contains("/nonexistent/xot.txt"), "{err}");
 }

@@ -4,34 +4,20 @@
 #![allow(clippy::unwrap_used)]
 
 use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::path::Path;
 
 use reversi_store::{GameFilter, Status, Store};
-
-fn data_dir() -> PathBuf {
-    std::env::var_os("REVERSI_DATA").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"),
-        PathBuf::from,
-    )
-}
+use reversi_testkit::{data_file, Output, TestCommand};
 
 /// Runs `reversi history --db DB ARGS…` with no terminal on standard input.
-fn history(db: &Path, args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_reversi"))
+fn history(db: &Path, args: &[&str]) -> Output {
+    TestCommand::new(env!("CARGO_BIN_EXE_reversi"))
         .arg("history")
         .arg("--db")
         .arg(db)
         .args(args)
         .env_remove("REVERSI_DB")
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+        .run()
 }
 
 /// The ids of `history list` lines.
@@ -42,8 +28,7 @@ fn ids(list: &str) -> Vec<String> {
 }
 
 fn wtb(year: u32) -> String {
-    data_dir()
-        .join(format!("wthor/WTH_{year}.wtb"))
+    data_file(format!("wthor/WTH_{year}.wtb"))
         .display()
         .to_string()
 }
@@ -52,20 +37,21 @@ fn wtb(year: u32) -> String {
 fn wthor_import_list_show_and_duplicates() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("games.sqlite3");
-    let (ok, out, err) = history(&db, &["import", &wtb(1977)]);
-    assert!(ok, "{err}");
+    let out = history(&db, &["import", &wtb(1977)])
+        .assert_success()
+        .stdout;
     assert!(out.contains("12 added, 0 skipped as duplicates"), "{out}");
 
     // The first game of 1977, with its names from WTH.JOU and WTH.TRN.
-    let (ok, out, _) = history(&db, &["list", "--limit", "0"]);
-    assert!(ok);
+    let out = history(&db, &["list", "--limit", "0"])
+        .assert_success()
+        .stdout;
     assert_eq!(out.lines().count(), 12);
     let first = out.lines().last().unwrap();
     assert!(first.contains("Inoue Hiroshi vs Heiberg Thomas"), "{first}");
     assert!(first.contains("8x8 othello  34-30"), "{first}");
     let id = ids(first)[0].clone();
-    let (ok, out, _) = history(&db, &["show", &id]);
-    assert!(ok);
+    let out = history(&db, &["show", &id]).assert_success().stdout;
     assert!(out.contains("Black:   Inoue Hiroshi"), "{out}");
     assert!(out.contains("Event:   World Championship"), "{out}");
     assert!(out.contains("Result:  Black wins 34-30"), "{out}");
@@ -74,24 +60,30 @@ fn wthor_import_list_show_and_duplicates() {
     assert!(out.contains("  8 O O O O O O O O"), "{out}");
 
     // Again: every game is a duplicate, and nothing changes.
-    let (ok, out, _) = history(&db, &["import", &wtb(1977)]);
-    assert!(ok);
+    let out = history(&db, &["import", &wtb(1977)])
+        .assert_success()
+        .stdout;
     assert!(out.contains("0 added, 12 skipped as duplicates"), "{out}");
 
     // Filters.
-    let (_, out, _) = history(&db, &["list", "--player", "heiberg"]);
+    let out = history(&db, &["list", "--player", "heiberg"]).stdout;
     assert!(out.lines().count() >= 1);
     assert!(
         out.lines().all(|l| l.to_lowercase().contains("heiberg")),
         "{out}"
     );
-    let (_, out, err) = history(&db, &["list", "--limit", "2"]);
+    let Output {
+        stdout: out,
+        stderr: err,
+        ..
+    } = history(&db, &["list", "--limit", "2"]);
     assert_eq!(out.lines().count(), 2);
     assert!(err.contains("2 of 12 games shown"), "{err}");
-    let (_, out, _) = history(&db, &["list", "--status", "in_progress"]);
+    let out = history(&db, &["list", "--status", "in_progress"]).stdout;
     assert_eq!(out, "");
-    let (ok, _, err) = history(&db, &["list", "--status", "paused"]);
-    assert!(!ok);
+    let err = history(&db, &["list", "--status", "paused"])
+        .assert_failure()
+        .stderr;
     assert!(err.contains("unknown status"), "{err}");
 }
 
@@ -99,21 +91,21 @@ fn wthor_import_list_show_and_duplicates() {
 fn ggf_export_imports_into_a_fresh_database_with_the_same_moves() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("a.sqlite3");
-    assert!(history(&db, &["import", &wtb(1980)]).0);
-    let (_, out, _) = history(&db, &["list", "--limit", "5"]);
+    history(&db, &["import", &wtb(1980)]).assert_success();
+    let out = history(&db, &["list", "--limit", "5"]).stdout;
     let chosen = ids(&out);
     assert_eq!(chosen.len(), 5);
 
     let ggf = dir.path().join("five.ggf");
     let mut args = vec!["export", "--format", "ggf", "-o", ggf.to_str().unwrap()];
     args.extend(chosen.iter().map(String::as_str));
-    let (ok, _, err) = history(&db, &args);
-    assert!(ok, "{err}");
+    history(&db, &args).assert_success();
     assert_eq!(std::fs::read_to_string(&ggf).unwrap().lines().count(), 5);
 
     let fresh = dir.path().join("b.sqlite3");
-    let (ok, out, err) = history(&fresh, &["import", ggf.to_str().unwrap()]);
-    assert!(ok, "{err}");
+    let out = history(&fresh, &["import", ggf.to_str().unwrap()])
+        .assert_success()
+        .stdout;
     assert!(out.contains("5 added, 0 skipped"), "{out}");
 
     let a = Store::open(&db).unwrap();
@@ -140,13 +132,15 @@ fn ggf_export_imports_into_a_fresh_database_with_the_same_moves() {
         assert_eq!(o.info.started_at, c.info.started_at);
     }
     // The export names the same games: importing it into the first database adds nothing.
-    let (ok, out, _) = history(&db, &["import", ggf.to_str().unwrap()]);
-    assert!(ok);
+    let out = history(&db, &["import", ggf.to_str().unwrap()])
+        .assert_success()
+        .stdout;
     assert!(out.contains("0 added, 5 skipped as duplicates"), "{out}");
 
     // Transcript export: one line per game, the moves then the score.
-    let (ok, out, _) = history(&db, &["export", &chosen[0]]);
-    assert!(ok);
+    let out = history(&db, &["export", &chosen[0]])
+        .assert_success()
+        .stdout;
     let line = out.trim();
     let (moves, score) = line.split_once(' ').unwrap();
     assert!(moves.starts_with("f5"), "{line}");
@@ -168,11 +162,15 @@ fn transcript_import_names_the_bad_line_and_adds_nothing() {
     std::fs::write(&good, "1. f5 d6 2. c3 d3\n\nF5F6E6F4 B+4\nf5d6c3d3\n").unwrap();
     let bad = dir.path().join("bad.txt");
     std::fs::write(&bad, "f5d6\nf5 d6 c3 a1\n").unwrap();
-    let (ok, out, err) = history(
+    let Output {
+        stdout: out,
+        stderr: err,
+        ..
+    } = history(
         &db,
         &["import", good.to_str().unwrap(), bad.to_str().unwrap()],
-    );
-    assert!(!ok, "a rejected file fails the command");
+    )
+    .assert_failure();
     assert!(
         out.contains("good.txt: 2 added, 1 skipped as duplicates"),
         "{out}"
@@ -181,7 +179,7 @@ fn transcript_import_names_the_bad_line_and_adds_nothing() {
         err.contains("bad.txt: line 2: move 4 (\"a1\"): a1 flips no disc; nothing imported"),
         "{err}"
     );
-    let (_, out, _) = history(&db, &["list"]);
+    let out = history(&db, &["list"]).stdout;
     assert_eq!(out.lines().count(), 2, "nothing of bad.txt: {out}");
 
     // A byte-order mark and Windows line ends, in a GGF file without the extension.
@@ -191,14 +189,15 @@ fn transcript_import_names_the_bad_line_and_adds_nothing() {
         "\u{feff}(;GM[Othello]PB[x]PW[y]TY[8]B[f5]W[f6];)\r\n(;GM[Othello]PB[x]PW[y]B[f5]W[d6];)\r\n",
     )
     .unwrap();
-    let (ok, out, err) = history(&db, &["import", windows.to_str().unwrap()]);
-    assert!(ok, "{err}");
+    let out = history(&db, &["import", windows.to_str().unwrap()])
+        .assert_success()
+        .stdout;
     assert!(out.contains("2 added"), "{out}");
 
     // 10x10 transcripts, with two-digit rows.
     let big = dir.path().join("ten.txt");
     std::fs::write(&big, "e5 f5\n").unwrap();
-    let (ok, out, err) = history(
+    let out = history(
         &db,
         &[
             "import",
@@ -208,12 +207,13 @@ fn transcript_import_names_the_bad_line_and_adds_nothing() {
             "reversi",
             big.to_str().unwrap(),
         ],
-    );
-    assert!(ok, "{err}");
+    )
+    .assert_success()
+    .stdout;
     assert!(out.contains("1 added"), "{out}");
-    let (_, out, _) = history(&db, &["list", "--limit", "1"]);
+    let out = history(&db, &["list", "--limit", "1"]).stdout;
     assert!(out.contains("10x10 reversi  abandoned"), "{out}");
-    let (_, out, _) = history(&db, &["list"]);
+    let out = history(&db, &["list"]).stdout;
     assert_eq!(out.lines().count(), 5, "{out}");
 }
 
@@ -223,25 +223,29 @@ fn delete_asks_for_yes_without_a_terminal() {
     let db = dir.path().join("games.sqlite3");
     let file = dir.path().join("g.txt");
     std::fs::write(&file, "f5d6\nf5f6\nf5f4\n").unwrap();
-    assert!(history(&db, &["import", file.to_str().unwrap()]).0);
-    let (_, out, _) = history(&db, &["list"]);
+    history(&db, &["import", file.to_str().unwrap()]).assert_success();
+    let out = history(&db, &["list"]).stdout;
     let all = ids(&out);
     assert_eq!(all.len(), 3);
 
-    let (ok, _, err) = history(&db, &["delete", &all[0]]);
-    assert!(!ok);
+    let err = history(&db, &["delete", &all[0]]).assert_failure().stderr;
     assert!(err.contains("pass --yes"), "{err}");
-    let (ok, _, err) = history(&db, &["delete", &all[0], "999999", "--yes"]);
-    assert!(!ok);
+    let err = history(&db, &["delete", &all[0], "999999", "--yes"])
+        .assert_failure()
+        .stderr;
     assert!(err.contains("no game with id 999999"), "{err}");
-    assert_eq!(ids(&history(&db, &["list"]).1).len(), 3, "nothing deleted");
+    assert_eq!(
+        ids(&history(&db, &["list"]).stdout).len(),
+        3,
+        "nothing deleted"
+    );
 
-    let (ok, out, _) = history(&db, &["delete", &all[0], &all[1], "--yes"]);
-    assert!(ok);
+    let out = history(&db, &["delete", &all[0], &all[1], "--yes"])
+        .assert_success()
+        .stdout;
     assert!(out.contains("deleted 2 games"), "{out}");
-    assert_eq!(ids(&history(&db, &["list"]).1), [all[2].clone()]);
-    let (ok, _, err) = history(&db, &["show", &all[0]]);
-    assert!(!ok);
+    assert_eq!(ids(&history(&db, &["list"]).stdout), [all[2].clone()]);
+    let err = history(&db, &["show", &all[0]]).assert_failure().stderr;
     assert!(
         err.contains(&format!("no game with id {}", all[0])),
         "{err}"
@@ -254,8 +258,7 @@ fn a_file_that_is_not_our_database_is_refused_and_kept() {
     let db = dir.path().join("precious.sqlite3");
     std::fs::write(&db, "my thesis, not a database").unwrap();
     for args in [&["list"][..], &["show", "1"], &["import", &wtb(1977)]] {
-        let (ok, _, err) = history(&db, args);
-        assert!(!ok, "{args:?}");
+        let err = history(&db, args).assert_failure().stderr;
         assert!(
             err.contains("precious.sqlite3: not an SQLite database"),
             "{args:?}: {err}"
@@ -266,26 +269,23 @@ fn a_file_that_is_not_our_database_is_refused_and_kept() {
         "my thesis, not a database"
     );
     // REVERSI_DB is used when --db is not given.
-    let out = Command::new(env!("CARGO_BIN_EXE_reversi"))
+    let err = TestCommand::new(env!("CARGO_BIN_EXE_reversi"))
         .args(["history", "list"])
         .env("REVERSI_DB", &db)
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("precious.sqlite3"));
+        .run()
+        .assert_failure()
+        .stderr;
+    assert!(err.contains("precious.sqlite3"), "{err}");
 }
 
 #[test]
 fn moves_survive_a_sigkill_mid_game() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("games.sqlite3");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_reversi"))
+    let mut child = TestCommand::new(env!("CARGO_BIN_EXE_reversi"))
         .args(["history", "--db", db.to_str().unwrap(), "stress-append"])
         .args(["--seconds", "60"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+        .spawn();
     let stdout = child.stdout.take().unwrap();
     let mut lines = BufReader::new(stdout).lines();
     // Each line is "GAME PLY TOTAL", printed once the move is committed.
@@ -333,7 +333,7 @@ fn moves_survive_a_sigkill_mid_game() {
 fn the_whole_wthor_database_imports_quickly() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("wthor.sqlite3");
-    let mut files: Vec<String> = std::fs::read_dir(data_dir().join("wthor"))
+    let mut files: Vec<String> = std::fs::read_dir(data_file("wthor"))
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|x| x == "wtb"))
@@ -344,9 +344,9 @@ fn the_whole_wthor_database_imports_quickly() {
     let mut args = vec!["import"];
     args.extend(files.iter().map(String::as_str));
     let t = std::time::Instant::now();
-    let (ok, out, err) = history(&db, &args);
+    let out = history(&db, &args);
     let secs = t.elapsed().as_secs_f64();
-    assert!(ok, "{err}");
+    let out = out.assert_success().stdout;
     let total = out.lines().last().unwrap();
     let added: usize = total
         .strip_prefix("total: ")
@@ -367,8 +367,9 @@ fn the_whole_wthor_database_imports_quickly() {
     }
     // Listing and filtering stay instant.
     let t = std::time::Instant::now();
-    let (ok, out, _) = history(&db, &["list", "--player", "Tastet", "--limit", "20"]);
-    assert!(ok);
+    let out = history(&db, &["list", "--player", "Tastet", "--limit", "20"])
+        .assert_success()
+        .stdout;
     assert_eq!(out.lines().count(), 20);
     assert!(t.elapsed().as_secs_f64() < 2.0);
 }
@@ -401,8 +402,9 @@ fn a_played_game_shows_and_exports_its_times_and_evaluations() {
     }
     drop(store);
 
-    let (ok, out, err) = history(&db, &["show", &id.to_string()]);
-    assert!(ok, "{err}");
+    let out = history(&db, &["show", &id.to_string()])
+        .assert_success()
+        .stdout;
     assert!(out.contains("Game 1  (in_progress)"), "{out}");
     assert!(
         out.contains("White:   reversi (computer, level 7)"),
@@ -415,14 +417,15 @@ fn a_played_game_shows_and_exports_its_times_and_evaluations() {
     assert!(out.contains("eval -1.50"), "{out}");
     assert!(out.contains("to move"), "{out}");
 
-    let (ok, ggf, _) = history(&db, &["export", "1", "--format", "ggf"]);
-    assert!(ok);
+    let ggf = history(&db, &["export", "1", "--format", "ggf"])
+        .assert_success()
+        .stdout;
     assert!(ggf.contains("TY[6]") && ggf.contains("RE[?]"), "{ggf}");
     assert!(ggf.contains("/-1.5/0.75]"), "{ggf}");
     let file = dir.path().join("g.ggf");
     std::fs::write(&file, &ggf).unwrap();
     let fresh = dir.path().join("fresh.sqlite3");
-    assert!(history(&fresh, &["import", file.to_str().unwrap()]).0);
+    history(&fresh, &["import", file.to_str().unwrap()]).assert_success();
     let copy = Store::open(&fresh)
         .unwrap()
         .load_game(reversi_store::GameId(1))

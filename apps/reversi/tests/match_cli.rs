@@ -5,11 +5,11 @@
 #![allow(clippy::unwrap_used)]
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 use reversi_core::Color;
 use reversi_formats::ggf::{parse_ggf, GgfGame};
 use reversi_store::{GameFilter, Status, Store};
+use reversi_testkit::{Output, TestCommand};
 
 const EXE: &str = env!("CARGO_BIN_EXE_reversi");
 
@@ -24,23 +24,16 @@ fn openings(dir: &Path) -> PathBuf {
     path
 }
 
-/// Runs `reversi match ARGS…`; returns success, standard output and standard error.
-fn run_match(dir: &Path, args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(EXE)
+/// Runs `reversi match --openings (three of them) ARGS…` in `dir`.
+fn run_match(dir: &Path, args: &[&str]) -> Output {
+    TestCommand::new(EXE)
         .arg("match")
         .arg("--openings")
         .arg(openings(dir))
         .args(args)
         .current_dir(dir)
         .env_remove("REVERSI_DB")
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+        .run()
 }
 
 fn games(path: &Path) -> Vec<GgfGame> {
@@ -66,7 +59,7 @@ fn record(out: &str, who: &str) -> (usize, usize, usize) {
 fn equal_levels_give_mirrored_pairs_and_an_even_score() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("games.ggf");
-    let (ok, stdout, stderr) = run_match(
+    let stdout = run_match(
         dir.path(),
         &[
             "--a",
@@ -78,8 +71,9 @@ fn equal_levels_give_mirrored_pairs_and_an_even_score() {
             "--out",
             out.to_str().unwrap(),
         ],
-    );
-    assert!(ok, "{stderr}");
+    )
+    .assert_success()
+    .stdout;
     let games = games(&out);
     assert_eq!(games.len(), 4);
     for pair in games.chunks(2) {
@@ -111,7 +105,7 @@ fn equal_levels_give_mirrored_pairs_and_an_even_score() {
 fn games_are_saved_to_the_history() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("games.sqlite3");
-    let (ok, stdout, stderr) = run_match(
+    let stdout = run_match(
         dir.path(),
         &[
             "--a",
@@ -123,8 +117,9 @@ fn games_are_saved_to_the_history() {
             "--db",
             db.to_str().unwrap(),
         ],
-    );
-    assert!(ok, "{stderr}");
+    )
+    .assert_success()
+    .stdout;
     assert!(
         stdout.contains("saved 3 games to the game database"),
         "{stdout}"
@@ -175,7 +170,7 @@ fn a_level_against_reversi_nboard_as_an_external_process() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("games.ggf");
     let external = format!("{EXE} nboard --threads 1 --hash-mb 8");
-    let (ok, stdout, stderr) = run_match(
+    let stdout = run_match(
         dir.path(),
         &[
             "--a",
@@ -189,8 +184,9 @@ fn a_level_against_reversi_nboard_as_an_external_process() {
             "--out",
             out.to_str().unwrap(),
         ],
-    );
-    assert!(ok, "{stderr}");
+    )
+    .assert_success()
+    .stdout;
     assert!(stdout.contains("forfeits: level:2 0, "), "{stdout}");
     assert!(
         stdout.ends_with(&format!(
@@ -233,7 +229,7 @@ fn failing_engines_forfeit_and_the_match_goes_on() {
     ] {
         let out = dir.path().join("games.ggf");
         let engine = fake_engine(on_go);
-        let (ok, stdout, stderr) = run_match(
+        let stdout = run_match(
             dir.path(),
             &[
                 "--a",
@@ -247,8 +243,9 @@ fn failing_engines_forfeit_and_the_match_goes_on() {
                 "--out",
                 out.to_str().unwrap(),
             ],
-        );
-        assert!(ok, "{on_go}: {stderr}");
+        )
+        .assert_success()
+        .stdout;
         assert_eq!(record(&stdout, "level:1"), (3, 0, 0), "{on_go}: {stdout}");
         assert_eq!(
             stdout.matches(&format!("forfeits: {reason}")).count(),
@@ -304,8 +301,7 @@ fn bad_arguments_are_refused() {
             "holds only 3 openings",
         ),
     ] {
-        let (ok, _, stderr) = run_match(dir.path(), &args);
-        assert!(!ok);
+        let stderr = run_match(dir.path(), &args).assert_failure().stderr;
         assert!(stderr.contains(message), "{args:?}: {stderr}");
     }
 }

@@ -4,18 +4,16 @@
 #![allow(clippy::unwrap_used)]
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use reversi_testkit::TestCommand;
+
 #[test]
 fn example_session_and_ping_during_a_long_go() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_reversi"))
+    let mut child = TestCommand::new(env!("CARGO_BIN_EXE_reversi"))
         .args(["nboard", "--threads", "1", "--hash-mb", "8"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
+        .spawn();
     let mut stdin = child.stdin.take().unwrap();
     let stdout = child.stdout.take().unwrap();
     let (tx, rx) = mpsc::channel();
@@ -80,11 +78,9 @@ fn example_session_and_ping_during_a_long_go() {
 
 #[test]
 fn end_of_input_ends_the_engine() {
-    let out = Command::new(env!("CARGO_BIN_EXE_reversi"))
+    let out = TestCommand::new(env!("CARGO_BIN_EXE_reversi"))
         .args(["nboard", "--threads", "1", "--hash-mb", "1"])
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    assert!(out.stdout.is_empty());
+        .run()
+        .assert_success();
+    assert!(out.stdout.is_empty(), "{out}");
 }

@@ -2,18 +2,12 @@
 
 #![allow(clippy::unwrap_used)]
 
-use std::process::Command;
+use reversi_testkit::{Output, TestCommand};
 
-fn reversi(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_reversi"))
+fn reversi(args: &[&str]) -> Output {
+    TestCommand::new(env!("CARGO_BIN_EXE_reversi"))
         .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+        .run()
 }
 
 fn leaves(stdout: &str) -> Vec<u64> {
@@ -29,8 +23,7 @@ fn leaves(stdout: &str) -> Vec<u64> {
 
 #[test]
 fn perft_prints_the_bik_counts() {
-    let (ok, out, _) = reversi(&["perft", "9"]);
-    assert!(ok);
+    let out = reversi(&["perft", "9"]).assert_success().stdout;
     assert_eq!(
         leaves(&out),
         [4, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288]
@@ -40,20 +33,24 @@ fn perft_prints_the_bik_counts() {
 
 #[test]
 fn perft_on_other_sizes_and_rules() {
-    let (ok, out, _) = reversi(&["perft", "4", "--size", "6", "--rules", "reversi"]);
-    assert!(ok);
+    let out = reversi(&["perft", "4", "--size", "6", "--rules", "reversi"])
+        .assert_success()
+        .stdout;
     assert_eq!(leaves(&out), [4, 12, 24, 24]);
-    let (ok, out, _) = reversi(&["perft", "3", "--size", "16"]);
-    assert!(ok);
+    let out = reversi(&["perft", "3", "--size", "16"])
+        .assert_success()
+        .stdout;
     assert_eq!(leaves(&out), [4, 12, 56]);
 }
 
 #[test]
 fn bad_arguments_are_named() {
-    let (ok, _, err) = reversi(&["perft", "3", "--size", "7"]);
-    assert!(!ok);
+    let err = reversi(&["perft", "3", "--size", "7"])
+        .assert_failure()
+        .stderr;
     assert!(err.contains("invalid board size"), "{err}");
-    let (ok, _, err) = reversi(&["perft", "3", "--rules", "go"]);
-    assert!(!ok);
+    let err = reversi(&["perft", "3", "--rules", "go"])
+        .assert_failure()
+        .stderr;
     assert!(err.contains("unknown start rule"), "{err}");
 }

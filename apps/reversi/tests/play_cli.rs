@@ -3,36 +3,21 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::io::Write;
-use std::process::{Command, Stdio};
 use std::sync::atomic::AtomicBool;
 
 use reversi_core::{BoardSize, Color, Move, Position, Rules, Score, Square};
 use reversi_engine::ai::{Ai, Computer};
+use reversi_testkit::{Output, TestCommand};
 
-fn reversi(args: &[&str], stdin: &str) -> (bool, String, String) {
+/// Runs `reversi ARGS…` with `stdin` as its standard input.
+fn reversi(args: &[&str], stdin: &str) -> Output {
     // Games are saved: into a database of this call's own, not the user's.
     let dir = tempfile::tempdir().unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_reversi"))
+    TestCommand::new(env!("CARGO_BIN_EXE_reversi"))
         .args(args)
         .env("REVERSI_DB", dir.path().join("games.sqlite3"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+        .stdin(stdin)
+        .run()
 }
 
 /// Black's moves for a whole game against greedy White in which somebody passes, and the
@@ -79,7 +64,7 @@ fn a_whole_scripted_game_with_mistakes_undo_redo_hint_and_a_pass() {
     script.push("redo".into());
     script.push("hint".into());
     script.extend(line[1..].iter().map(ToString::to_string));
-    let (ok, out, err) = reversi(
+    let out = reversi(
         &[
             "play",
             "--plain",
@@ -91,8 +76,9 @@ fn a_whole_scripted_game_with_mistakes_undo_redo_hint_and_a_pass() {
             "1",
         ],
         &(script.join("\n") + "\n"),
-    );
-    assert!(ok, "{err}");
+    )
+    .assert_success()
+    .stdout;
     assert!(
         out.starts_with("6x6 othello: Black (you) against White (ai:greedy)."),
         "{out}"
@@ -119,22 +105,24 @@ fn a_whole_scripted_game_with_mistakes_undo_redo_hint_and_a_pass() {
 
 #[test]
 fn end_of_input_and_quit_end_the_game_cleanly() {
-    let (ok, out, _) = reversi(&["play", "--plain", "--white", "ai:random"], "f5\n");
-    assert!(ok);
+    let out = reversi(&["play", "--plain", "--white", "ai:random"], "f5\n")
+        .assert_success()
+        .stdout;
     assert!(out.contains("White (ai:random) plays "), "{out}");
     assert!(
         out.ends_with("End of input: the game is left unfinished.\n"),
         "{out}"
     );
-    let (ok, out, _) = reversi(&["play", "--plain"], "help\nquit\n");
-    assert!(ok);
+    let out = reversi(&["play", "--plain"], "help\nquit\n")
+        .assert_success()
+        .stdout;
     assert!(out.contains("undo   take back your last move"), "{out}");
     assert!(out.ends_with("Game left unfinished.\n"), "{out}");
 }
 
 #[test]
 fn two_computers_play_to_the_end_without_input() {
-    let (ok, out, _) = reversi(
+    let out = reversi(
         &[
             "play",
             "--size",
@@ -147,8 +135,9 @@ fn two_computers_play_to_the_end_without_input() {
             "5",
         ],
         "",
-    );
-    assert!(ok);
+    )
+    .assert_success()
+    .stdout;
     assert!(out.contains("Black (ai:greedy) plays "), "{out}");
     assert!(
         out.lines().last().unwrap().starts_with("Game over: "),
@@ -158,8 +147,9 @@ fn two_computers_play_to_the_end_without_input() {
 
 #[test]
 fn bad_players_are_refused_with_the_reason() {
-    let (ok, _, err) = reversi(&["play", "--white", "ai:godlike"], "");
-    assert!(!ok);
+    let err = reversi(&["play", "--white", "ai:godlike"], "")
+        .assert_failure()
+        .stderr;
     assert!(
         err.contains("ai:godlike") && err.contains("level name"),
         "{err}"
@@ -168,8 +158,7 @@ fn bad_players_are_refused_with_the_reason() {
 
 #[test]
 fn play_help_lists_the_levels() {
-    let (ok, out, _) = reversi(&["play", "--help"], "");
-    assert!(ok);
+    let out = reversi(&["play", "--help"], "").assert_success().stdout;
     for name in [
         "beginner", "easy", "medium", "hard", "expert", "master", "perfect",
     ] {
@@ -183,8 +172,7 @@ fn play_help_lists_the_levels() {
 
 #[test]
 fn without_a_terminal_no_arguments_prints_help() {
-    let (ok, out, _) = reversi(&[], "");
-    assert!(ok);
+    let out = reversi(&[], "").assert_success().stdout;
     assert!(out.contains("Usage: reversi"), "{out}");
     assert!(out.contains("play"), "{out}");
 }

@@ -6,34 +6,20 @@
 
 use std::io::{Read, Write};
 use std::path::Path;
-use std::process::{Command, Stdio};
 use std::sync::atomic::AtomicBool;
 
 use reversi_core::{BoardSize, Color, Game, Move, Position, Rules, Square};
 use reversi_engine::ai::{Ai, Computer};
 use reversi_store::{GameId, PlayerKind, Status, Store};
+use reversi_testkit::{Output, TestCommand};
 
-fn reversi(db: &Path, args: &[&str], stdin: &str) -> (bool, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_reversi"))
+/// Runs `reversi ARGS…` on the game database `db`, with `stdin` as its standard input.
+fn reversi(db: &Path, args: &[&str], stdin: &str) -> Output {
+    TestCommand::new(env!("CARGO_BIN_EXE_reversi"))
         .args(args)
         .env("REVERSI_DB", db)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+        .stdin(stdin)
+        .run()
 }
 
 /// A whole 6x6 game of Black playing its first legal square against greedy White: Black's
@@ -81,24 +67,32 @@ fn a_game_quit_half_way_is_listed_resumed_finished_and_replayed() {
         "ai:greedy",
     ];
 
-    let (ok, out, err) = reversi(&db, &play, &format!("{}quit\n", lines(&black[..3])));
-    assert!(ok, "{err}");
+    let Output {
+        stdout: out,
+        stderr: err,
+        ..
+    } = reversi(&db, &play, &format!("{}quit\n", lines(&black[..3]))).assert_success();
     assert!(out.ends_with("Game left unfinished.\n"), "{out}");
     assert!(
         err.contains("Saved as game 1; `reversi history resume 1` continues it."),
         "{err}"
     );
-    let (ok, list, _) = reversi(&db, &["history", "list"], "");
-    assert!(ok);
+    let list = reversi(&db, &["history", "list"], "")
+        .assert_success()
+        .stdout;
     assert!(list.contains("6x6 othello  in progress"), "{list}");
     assert!(list.contains(" vs reversi"), "{list}");
 
-    let (ok, out, err) = reversi(
+    let Output {
+        stdout: out,
+        stderr: err,
+        ..
+    } = reversi(
         &db,
         &["history", "resume", "1", "--plain"],
         &lines(&black[3..]),
-    );
-    assert!(ok, "{err}");
+    )
+    .assert_success();
     assert!(out.contains("against White (ai:greedy)"), "{out}");
     assert!(out.contains("Resuming game 1 after 6 moves."), "{out}");
     let score = full.score().unwrap();
@@ -118,17 +112,19 @@ fn a_game_quit_half_way_is_listed_resumed_finished_and_replayed() {
     assert!(stored.moves.iter().all(|m| m.time_ms.is_some()));
     assert!(stored.info.ended_at.is_some());
     drop(store);
-    let (_, list, _) = reversi(&db, &["history", "list"], "");
+    let list = reversi(&db, &["history", "list"], "").stdout;
     assert!(list.contains(&format!("6x6 othello  {score}")), "{list}");
 
     // A finished game does not resume.
-    let (ok, _, err) = reversi(&db, &["history", "resume", "1", "--plain"], "");
-    assert!(!ok);
+    let err = reversi(&db, &["history", "resume", "1", "--plain"], "")
+        .assert_failure()
+        .stderr;
     assert!(err.contains("game 1 is finished"), "{err}");
 
     // The replay prints the start and the board after every move.
-    let (ok, out, err) = reversi(&db, &["history", "replay", "1", "--plain"], "");
-    assert!(ok, "{err}");
+    let out = reversi(&db, &["history", "replay", "1", "--plain"], "")
+        .assert_success()
+        .stdout;
     let n = full.moves().len();
     assert_eq!(out.matches("    a b c d e f\n").count(), n + 1, "{out}");
     assert!(out.contains(&format!("\n1. Black {}", black[0])), "{out}");
@@ -147,7 +143,7 @@ fn a_game_quit_half_way_is_listed_resumed_finished_and_replayed() {
 
     // GGF out, into a fresh database.
     let ggf = dir.path().join("game.ggf");
-    let (ok, _, err) = reversi(
+    reversi(
         &db,
         &[
             "history",
@@ -159,11 +155,12 @@ fn a_game_quit_half_way_is_listed_resumed_finished_and_replayed() {
             ggf.to_str().unwrap(),
         ],
         "",
-    );
-    assert!(ok, "{err}");
+    )
+    .assert_success();
     let fresh = dir.path().join("fresh.sqlite3");
-    let (ok, out, err) = reversi(&fresh, &["history", "import", ggf.to_str().unwrap()], "");
-    assert!(ok, "{err}");
+    let out = reversi(&fresh, &["history", "import", ggf.to_str().unwrap()], "")
+        .assert_success()
+        .stdout;
     assert!(out.contains("1 added"), "{out}");
     let copy = Store::open(&fresh).unwrap().load_game(GameId(1)).unwrap();
     assert_eq!(copy.game, full);
@@ -173,8 +170,11 @@ fn a_game_quit_half_way_is_listed_resumed_finished_and_replayed() {
 fn no_save_plays_without_a_database() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("games.sqlite3");
-    let (ok, out, err) = reversi(&db, &["play", "--plain", "--no-save"], "f5\nquit\n");
-    assert!(ok, "{err}");
+    let Output {
+        stdout: out,
+        stderr: err,
+        ..
+    } = reversi(&db, &["play", "--plain", "--no-save"], "f5\nquit\n").assert_success();
     assert!(out.contains("Game left unfinished."), "{out}");
     assert!(!err.contains("Saved as"), "{err}");
     assert!(!db.exists());
@@ -202,14 +202,10 @@ fn moves_of_reversi_play_survive_a_sigkill_mid_game() {
         squares.push(sq);
         game.play(Move::Play(sq)).unwrap();
     }
-    let mut child = Command::new(env!("CARGO_BIN_EXE_reversi"))
+    let mut child = TestCommand::new(env!("CARGO_BIN_EXE_reversi"))
         .args(["play", "--plain", "--black", "human", "--white", "human"])
         .args(["--db", db.to_str().unwrap()])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+        .spawn();
     let mut stdin = child.stdin.take().unwrap();
     let mut stdout = child.stdout.take().unwrap();
     let mut seen = String::new();

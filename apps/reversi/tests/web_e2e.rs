@@ -6,7 +6,9 @@
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
+
+use reversi_testkit::TestCommand;
 
 /// Kills the server when the test ends, however it ends.
 struct Server(Child);
@@ -36,13 +38,10 @@ fn the_page_plays_replays_and_analyses_in_chromium() {
         dir.display()
     );
     let tmp = tempfile::tempdir().unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_reversi"))
+    let mut child = TestCommand::new(env!("CARGO_BIN_EXE_reversi"))
         .args(["serve", "--addr", "127.0.0.1:0", "--searches", "2", "--db"])
         .arg(tmp.path().join("games.sqlite3"))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("start reversi serve");
+        .spawn();
     let stdout = child.stdout.take().unwrap();
     let server = Server(child);
     let mut first = String::new();
@@ -55,22 +54,16 @@ fn the_page_plays_replays_and_analyses_in_chromium() {
         .unwrap_or_else(|| panic!("no URL in the server's first line: {first:?}"))
         .to_string();
     let shots = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/e2e-screenshots");
-    let out = Command::new("node")
+    // Needs Node.js.
+    let out = TestCommand::new("node")
         .arg("run.mjs")
         .current_dir(&dir)
         .env("REVERSI_URL", &url)
         .env("SCREENSHOT_DIR", &shots)
         .env("CHROMIUM", &chromium)
-        .output()
-        .expect("run node (install Node.js)");
+        .run();
     drop(server);
     drop(reader);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    println!("{stdout}");
-    assert!(
-        out.status.success(),
-        "browser tests failed ({}):\n{stdout}\n{stderr}",
-        out.status
-    );
+    println!("{}", out.stdout);
+    assert!(out.success(), "browser tests failed: {out}");
 }

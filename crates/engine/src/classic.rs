@@ -329,11 +329,12 @@ pub fn search(
 mod tests {
     use super::*;
     use reversi_core::{BoardSize, Rules};
+    use reversi_testkit::Rng;
 
     /// Positions reached by `plies` pseudo-random moves from each start.
     fn positions() -> Vec<Position> {
         let mut out = Vec::new();
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut rng = Rng::new(0x2545_f491_4f6c_dd1d);
         for (size, rules, plies) in [
             (BoardSize::EIGHT, Rules::Othello, 6),
             (BoardSize::EIGHT, Rules::Othello, 20),
@@ -349,12 +350,7 @@ mod tests {
                 if moves.is_empty() {
                     break;
                 }
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                pos = pos
-                    .play(moves[(seed % moves.len() as u64) as usize])
-                    .unwrap();
+                pos = pos.play(*rng.pick(&moves)).unwrap();
             }
             out.push(pos);
         }

@@ -95,6 +95,7 @@ pub fn stable_discs(own: u64, other: u64, mask: u64) -> u64 {
 mod tests {
     use super::*;
     use crate::{flip, mobility, Board};
+    use reversi_testkit::Rng;
 
     #[test]
     fn corners_and_their_edges_are_stable() {
@@ -116,13 +117,7 @@ mod tests {
     /// Soundness: on random games, a disc called stable is never flipped later in the game.
     #[test]
     fn stable_discs_are_never_flipped() {
-        let mut seed = 0x1234_5678_9abc_def1u64;
-        let mut rnd = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rng = Rng::new(0x1234_5678_9abc_def1);
         for mask in [u64::MAX, crate::playable(6)] {
             for _ in 0..2000 {
                 let start = if mask == u64::MAX {
@@ -154,7 +149,7 @@ mod tests {
                         black_to_move = !black_to_move;
                         continue;
                     }
-                    let k = rnd() % u64::from(moves.count_ones());
+                    let k = rng.below(moves.count_ones() as usize);
                     let mut m = moves;
                     for _ in 0..k {
                         m &= m - 1;

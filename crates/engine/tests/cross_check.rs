@@ -6,17 +6,7 @@
 use reversi_core::{BoardSize, Game, Move, Position, Rules, Score};
 use reversi_engine::playable;
 use reversi_engine::{flip, mobility, square_bit, square_name, Board};
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
+use reversi_testkit::Rng;
 
 fn bits(mut m: u64) -> Vec<u32> {
     let mut out = Vec::new();
@@ -31,14 +21,14 @@ fn bits(mut m: u64) -> Vec<u32> {
 /// the rules crate agree on the legal moves, every resulting position, passes, the end and the
 /// score, and that scalar and SIMD kernels agree.
 fn cross_check(size: BoardSize, rules: Rules, games: usize, seed: u64) {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let mask = playable(size.get());
     for _ in 0..games {
         let mut game = Game::new(Position::start(size, rules));
         // The Reversi placement phase is played by the rules crate alone.
         while game.current().in_placement_phase() {
             let moves = game.current().moves();
-            let mv = moves[(rng.next() % moves.len() as u64) as usize];
+            let mv = *rng.pick(&moves);
             game.play(mv).unwrap();
         }
         loop {
@@ -82,7 +72,7 @@ fn cross_check(size: BoardSize, rules: Rules, games: usize, seed: u64) {
                 game.play(Move::Pass).unwrap();
                 continue;
             }
-            let pick = fast_list[(rng.next() % fast_list.len() as u64) as usize];
+            let pick = *rng.pick(&fast_list);
             game.play(Move::Play(square_name(pick))).unwrap();
         }
         let score = game.score().unwrap();
@@ -131,10 +121,10 @@ fn bitboards_match_the_rules_on_small_boards() {
 #[test]
 fn scalar_and_simd_agree_on_random_boards() {
     // Arbitrary disc patterns, legal or not, reachable or not.
-    let mut rng = Rng(0xabcd_ef01_2345_6789);
+    let mut rng = Rng::new(0xabcd_ef01_2345_6789);
     for _ in 0..200_000 {
-        let a = rng.next() & rng.next();
-        let b = rng.next() & !a;
+        let a = rng.next_u64() & rng.next_u64();
+        let b = rng.next_u64() & !a;
         assert_eq!(mobility::moves_scalar(a, b), mobility::moves(a, b));
         let empty = !(a | b);
         for sq in bits(empty).into_iter().take(8) {
@@ -146,14 +136,14 @@ fn scalar_and_simd_agree_on_random_boards() {
 #[test]
 fn last_flip_counts_match_the_flips() {
     // Full boards but for one square: the count by lines equals the flips' disc count.
-    let mut rng = Rng(0x5eed_1a57_0f11_0001);
+    let mut rng = Rng::new(0x5eed_1a57_0f11_0001);
     for i in 0..100_000 {
-        let sq = (rng.next() % 64) as u32;
+        let sq = rng.below(64) as u32;
         // Half, a quarter and three quarters of the discs to the player.
         let p = match i % 3 {
-            0 => rng.next(),
-            1 => rng.next() & rng.next(),
-            _ => rng.next() | rng.next(),
+            0 => rng.next_u64(),
+            1 => rng.next_u64() & rng.next_u64(),
+            _ => rng.next_u64() | rng.next_u64(),
         } & !(1u64 << sq);
         let o = !p & !(1u64 << sq);
         let expected = flip::flips(p, o, sq).count_ones();

@@ -9,10 +9,11 @@ use std::time::{Duration, Instant};
 
 use reversi_engine::engine::{Engine, Limits, Precision};
 use reversi_engine::Board;
+use reversi_testkit::Rng;
 
 /// Positions from a fixed pseudo-random walk, `empties` squares left.
 fn positions(count: usize, empties: u32, seed: u64) -> Vec<Board> {
-    let mut rng = seed | 1;
+    let mut rng = Rng::new(seed | 1);
     let mut out = Vec::new();
     while out.len() < count {
         let mut b = Board::START;
@@ -29,11 +30,8 @@ fn positions(count: usize, empties: u32, seed: u64) -> Vec<Board> {
                 b = b.pass();
                 continue;
             }
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
             let mut m = moves;
-            for _ in 0..rng % u64::from(moves.count_ones()) {
+            for _ in 0..rng.below(moves.count_ones() as usize) {
                 m &= m - 1;
             }
             b = b.play(m.trailing_zeros());

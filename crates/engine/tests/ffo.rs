@@ -2,7 +2,6 @@
 
 #![allow(clippy::unwrap_used)]
 
-use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
@@ -10,18 +9,12 @@ use reversi_core::Move;
 use reversi_engine::engine::{Engine, Limits, Precision};
 use reversi_engine::{square_bit, Board};
 use reversi_formats::obf::parse_obf;
-
-fn data_dir() -> PathBuf {
-    std::env::var_os("REVERSI_DATA").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"),
-        PathBuf::from,
-    )
-}
+use reversi_testkit::data_file;
 
 /// Solves every position of `file` with `threads` threads and checks score and move; returns
 /// the total nodes.
 fn solve_file(file: &str, threads: usize, wld: bool) -> u64 {
-    let text = std::fs::read_to_string(data_dir().join("obf").join(file)).unwrap();
+    let text = std::fs::read_to_string(data_file(format!("obf/{file}"))).unwrap();
     let positions = parse_obf(&text).unwrap();
     let engine = Engine::new(64, threads);
     let stop = AtomicBool::new(false);

@@ -4,24 +4,16 @@
 
 #![allow(clippy::unwrap_used)]
 
-use std::path::PathBuf;
-
 use reversi_engine::eval::Evaluator;
 use reversi_engine::pattern::fit::{fit, FitOptions, Sample};
 use reversi_engine::pattern::{PatternEval, Weights};
 use reversi_engine::{square_bit, Board};
 use reversi_formats::wthor::parse_wtb;
-
-fn data_dir() -> PathBuf {
-    std::env::var_os("REVERSI_DATA").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"),
-        PathBuf::from,
-    )
-}
+use reversi_testkit::data_file;
 
 /// The positions of the first `games` games of a WTHOR year, labelled for the side to move.
 fn samples(year: u16, games: usize) -> Vec<Sample> {
-    let path = data_dir().join(format!("wthor/WTH_{year}.wtb"));
+    let path = data_file(format!("wthor/WTH_{year}.wtb"));
     let db = parse_wtb(&std::fs::read(path).unwrap()).unwrap();
     let mut out = Vec::new();
     for g in db.games.iter().take(games) {

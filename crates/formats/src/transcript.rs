@@ -249,6 +249,7 @@ pub fn write_transcript(game: &Game, result: Option<DeclaredResult>) -> String {
 mod tests {
     use super::*;
     use reversi_core::{BoardSize, Rules};
+    use reversi_testkit::Rng;
 
     fn start8() -> Position {
         Position::start(BoardSize::EIGHT, Rules::Othello)
@@ -284,15 +285,14 @@ mod tests {
 
     #[test]
     fn passes_and_errors() {
-        // A 4x4 game where White must pass after Black's third move.
+        // A random 4x4 game to its end, with a pass in it.
         let start = Position::start(BoardSize::FOUR, Rules::Othello);
         let mut game = Game::new(start.clone());
-        let mut seed = 7usize;
+        let mut rng = Rng::new(7);
         while !game.is_over() {
-            let moves = game.current().moves();
-            seed = seed.wrapping_mul(31).wrapping_add(11);
-            game.play(moves[seed % moves.len()]).unwrap();
+            game.play(*rng.pick(&game.current().moves())).unwrap();
         }
+        assert!(game.moves().contains(&Move::Pass), "{:?}", game.moves());
         let written = write_transcript(&game, None);
         let with_passes = format_transcript(game.moves(), true).replace("PA", " -- ");
         assert_eq!(

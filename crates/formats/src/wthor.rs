@@ -345,6 +345,7 @@ pub const TOURNAMENT_RECORD: usize = 26;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use reversi_testkit::Rng;
 
     #[test]
     fn round_trip_and_errors() {
@@ -399,14 +400,11 @@ mod tests {
 
     #[test]
     fn arbitrary_bytes_never_panic() {
-        let mut seed = 0x1234_5678_9abc_def0u64;
+        let mut rng = Rng::new(0x1234_5678_9abc_def0);
         for len in 0..400usize {
             let mut bytes = vec![0u8; len];
             for b in &mut bytes {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                *b = seed as u8;
+                *b = rng.next_u64() as u8;
             }
             if len >= 16 {
                 bytes[12] = 8;

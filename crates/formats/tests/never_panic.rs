@@ -4,30 +4,17 @@
 
 use reversi_core::{BoardSize, Position, Rules};
 use reversi_formats::{ggf, obf, transcript, wthor};
-
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
+use reversi_testkit::Rng;
 
 /// Characters the formats give meaning to, plus some that they do not.
 const ALPHABET: &[u8] = b"()[];:/\\-+*.0123456789 \n\tabcdefghpABOWXPATYGM\xc3\xa9\xff\x00";
 
-fn random_bytes(rng: &mut XorShift) -> Vec<u8> {
+fn random_bytes(rng: &mut Rng) -> Vec<u8> {
     let len = rng.below(200);
     (0..len)
         .map(|_| {
             if rng.below(4) == 0 {
-                rng.next() as u8
+                rng.next_u64() as u8
             } else {
                 ALPHABET[rng.below(ALPHABET.len())]
             }
@@ -36,7 +23,7 @@ fn random_bytes(rng: &mut XorShift) -> Vec<u8> {
 }
 
 /// `valid` with a few bytes changed, inserted, deleted or a slice duplicated.
-fn mutate(rng: &mut XorShift, valid: &[u8]) -> Vec<u8> {
+fn mutate(rng: &mut Rng, valid: &[u8]) -> Vec<u8> {
     let mut out = valid.to_vec();
     for _ in 0..1 + rng.below(4) {
         let at = rng.below(out.len() + 1);
@@ -63,7 +50,7 @@ const OBF: &str =
 const TRANSCRIPT: &str = "1. f5 d6 2. c3 d3 3. c4 f4 B+4\nF5D6C3D3C4F4F6F3E6E7 32-32\n";
 
 fn inputs(valid: &str, seed: u64) -> Vec<String> {
-    let mut rng = XorShift(seed);
+    let mut rng = Rng::new(seed);
     let mut out = Vec::new();
     for i in 0..3000 {
         let bytes = if i % 2 == 0 {
@@ -123,7 +110,7 @@ fn transcripts_never_panic() {
 
 #[test]
 fn wthor_never_panics() {
-    let mut rng = XorShift(4);
+    let mut rng = Rng::new(4);
     let db = wthor::Database {
         header: wthor::Header {
             created: (2024, 1, 2),
@@ -148,7 +135,7 @@ fn wthor_never_panics() {
         let mut bytes = valid.clone();
         for _ in 0..1 + rng.below(8) {
             let at = rng.below(bytes.len());
-            bytes[at] = rng.next() as u8;
+            bytes[at] = rng.next_u64() as u8;
         }
         let _ = wthor::parse_wtb(&bytes);
         let _ = wthor::parse_names(&bytes, wthor::PLAYER_RECORD);

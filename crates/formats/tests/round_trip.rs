@@ -7,36 +7,23 @@ use reversi_core::{BoardSize, Game, Move, Position, Rules};
 use reversi_formats::ggf::{parse_ggf, write_ggf, GgfGame, GgfMove};
 use reversi_formats::obf::{parse_obf, write_obf, ObfPosition};
 use reversi_formats::transcript::{parse_transcript_file, write_transcript, DeclaredResult};
-
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+use reversi_testkit::{data_file, Rng};
 
 /// A random game from the start, played to the end or stopped early at random.
-fn random_game(rng: &mut XorShift, size: BoardSize, rules: Rules) -> Game {
+fn random_game(rng: &mut Rng, size: BoardSize, rules: Rules) -> Game {
     let mut game = Game::new(Position::start(size, rules));
     let stop_early = rng.below(4) == 0;
     // At least one move: an empty game is a blank line, which transcript files skip.
     let limit = 1 + rng.below(size.cells());
     while !(game.is_over() || (stop_early && game.moves().len() >= limit)) {
         let moves = game.current().moves();
-        game.play(moves[rng.below(moves.len())]).unwrap();
+        game.play(*rng.pick(&moves)).unwrap();
     }
     game
 }
 
 fn games() -> Vec<Game> {
-    let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
+    let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
     let mut out = Vec::new();
     for size in BoardSize::ALL {
         for rules in [Rules::Othello, Rules::Reversi] {
@@ -80,7 +67,7 @@ fn transcripts_round_trip() {
 
 #[test]
 fn ggf_round_trips() {
-    let mut rng = XorShift(42);
+    let mut rng = Rng::new(42);
     let mut text = String::new();
     let mut expected = Vec::new();
     for (i, game) in games().iter().enumerate() {
@@ -125,11 +112,11 @@ fn ggf_round_trips() {
 
 #[test]
 fn obf_round_trips() {
-    let mut rng = XorShift(7);
+    let mut rng = Rng::new(7);
     let mut text = String::new();
     let mut expected = Vec::new();
     for game in games() {
-        let pos = game.positions()[rng.below(game.positions().len())].clone();
+        let pos = rng.pick(game.positions()).clone();
         // OBF has no start rule: positions read back as Othello ones.
         let cells = pos.cells()[..pos.size().cells()].to_vec();
         let pos = Position::setup(pos.size(), Rules::Othello, &cells, pos.turn()).unwrap();
@@ -151,13 +138,9 @@ fn obf_round_trips() {
 
 #[test]
 fn the_ffo_suite_reads_and_writes_back() {
-    let dir = std::env::var_os("REVERSI_DATA").map_or_else(
-        || std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"),
-        std::path::PathBuf::from,
-    );
     let mut count = 0;
     for name in ["fforum-1-19.obf", "fforum-20-39.obf", "fforum-40-59.obf"] {
-        let text = std::fs::read_to_string(dir.join("obf").join(name)).unwrap();
+        let text = std::fs::read_to_string(data_file(format!("obf/{name}"))).unwrap();
         let positions = parse_obf(&text).unwrap();
         for (p, line) in positions
             .iter()

@@ -8,18 +8,12 @@ use std::path::PathBuf;
 use reversi_core::{BoardSize, Color, Game, Move, Position, Rules, Score};
 use reversi_engine::{square_bit, Board};
 use reversi_formats::wthor::{parse_names, parse_wtb, PLAYER_RECORD, TOURNAMENT_RECORD};
-
-fn data_dir() -> PathBuf {
-    std::env::var_os("REVERSI_DATA").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"),
-        PathBuf::from,
-    )
-}
+use reversi_testkit::data_file;
 
 fn wtb_files() -> Vec<PathBuf> {
-    let dir = data_dir().join("wthor");
+    let dir = data_file("wthor");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("WTHOR data missing at {}: {e}", dir.display()))
+        .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|x| x == "wtb"))
         .collect();
@@ -119,10 +113,13 @@ fn every_wthor_game_replays_and_ends_on_its_score() {
 
 #[test]
 fn player_and_tournament_names_load() {
-    let dir = data_dir().join("wthor");
-    let players = parse_names(&std::fs::read(dir.join("WTH.JOU")).unwrap(), PLAYER_RECORD).unwrap();
+    let players = parse_names(
+        &std::fs::read(data_file("wthor/WTH.JOU")).unwrap(),
+        PLAYER_RECORD,
+    )
+    .unwrap();
     let tournaments = parse_names(
-        &std::fs::read(dir.join("WTH.TRN")).unwrap(),
+        &std::fs::read(data_file("wthor/WTH.TRN")).unwrap(),
         TOURNAMENT_RECORD,
     )
     .unwrap();

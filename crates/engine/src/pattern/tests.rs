@@ -2,17 +2,11 @@
 
 use super::fit::{fit, FitOptions, Sample};
 use super::*;
+use reversi_testkit::Rng;
 
-/// A seeded random game's positions (SplitMix64 picks the moves).
+/// The positions of `games` seeded random games.
 fn random_positions(seed: u64, games: usize) -> Vec<Board> {
-    let mut state = seed;
-    let mut next = move || {
-        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    };
+    let mut rng = Rng::new(seed);
     let mut out = Vec::new();
     for _ in 0..games {
         let mut b = Board::START;
@@ -26,7 +20,7 @@ fn random_positions(seed: u64, games: usize) -> Vec<Board> {
                 continue;
             }
             out.push(b);
-            for _ in 0..next() % u64::from(moves.count_ones()) {
+            for _ in 0..rng.below(moves.count_ones() as usize) {
                 moves &= moves - 1;
             }
             b = b.play(moves.trailing_zeros());

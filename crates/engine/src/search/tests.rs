@@ -5,6 +5,7 @@ use std::sync::atomic::AtomicBool;
 use super::*;
 use crate::eval::HandEval;
 use crate::playable;
+use reversi_testkit::Rng;
 
 fn naive(b: Board, mask: u64) -> i32 {
     let moves = b.moves() & mask;
@@ -25,17 +26,6 @@ fn naive(b: Board, mask: u64) -> i32 {
     best
 }
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
-
 /// A random position with `empties` empty squares (or fewer, if the game ended first).
 fn random_position(rng: &mut Rng, mask: u64, start: Board, empties: u32) -> Board {
     loop {
@@ -52,7 +42,7 @@ fn random_position(rng: &mut Rng, mask: u64, start: Board, empties: u32) -> Boar
                 b = b.pass();
                 continue;
             }
-            let k = rng.next() % u64::from(moves.count_ones());
+            let k = rng.below(moves.count_ones() as usize);
             let mut m = moves;
             for _ in 0..k {
                 m &= m - 1;
@@ -87,7 +77,7 @@ fn solver_agrees_with_minimax_on_random_endgames() {
     let eval = HandEval::new(8);
     let flag = AtomicBool::new(false);
     let stopper = unlimited(&flag);
-    let mut rng = Rng(0x5eed_1234_abcd_0001);
+    let mut rng = Rng::new(0x5eed_1234_abcd_0001);
     for i in 0..3000 {
         let empties = 1 + (i % 10) as u32;
         let b = random_position(&mut rng, u64::MAX, Board::START, empties);
@@ -99,7 +89,7 @@ fn solver_agrees_with_minimax_on_random_endgames() {
         let wld = s.solve(b, -1, 1);
         assert_eq!(wld.signum(), want.signum(), "{b:?}");
         // A fail-soft bound on the right side of any window.
-        let a = (rng.next() % 20) as i32 - 10;
+        let a = rng.below(20) as i32 - 10;
         let mut s = searcher(&tt, &eval, &stopper, u64::MAX);
         let v = s.solve(b, a, a + 1);
         if want <= a {
@@ -119,7 +109,7 @@ fn solver_agrees_with_minimax_on_small_boards() {
     let eval = HandEval::new(6);
     let flag = AtomicBool::new(false);
     let stopper = unlimited(&flag);
-    let mut rng = Rng(0x0bad_cafe_dead_beef);
+    let mut rng = Rng::new(0x0bad_cafe_dead_beef);
     for n in [4u8, 6] {
         let mask = playable(n);
         let start = {
@@ -176,7 +166,7 @@ fn selective_bounds_do_not_cut_an_exact_search() {
     let eval = HandEval::new(8);
     let flag = AtomicBool::new(false);
     let stopper = unlimited(&flag);
-    let mut rng = Rng(0x7373_0000_1111_2222);
+    let mut rng = Rng::new(0x7373_0000_1111_2222);
     for _ in 0..30 {
         let b = random_position(&mut rng, u64::MAX, Board::START, 10);
         if b.moves() == 0 {
@@ -216,7 +206,7 @@ fn probcut_prunes_and_stays_close() {
     let eval = crate::pattern::default_evaluator(u64::MAX);
     let flag = AtomicBool::new(false);
     let stopper = unlimited(&flag);
-    let mut rng = Rng(0x00dd_ba11_5eed_0042);
+    let mut rng = Rng::new(0x00dd_ba11_5eed_0042);
     let (mut full_nodes, mut sel_nodes, mut diff) = (0, 0, 0);
     let n = 20;
     for _ in 0..n {

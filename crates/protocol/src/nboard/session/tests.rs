@@ -5,6 +5,7 @@ use std::sync::atomic::AtomicBool;
 use reversi_core::{BoardSize, Game, Move, Position, Rules};
 use reversi_engine::engine::Engine;
 use reversi_formats::ggf::{write_ggf, GgfGame, GgfMove};
+use reversi_testkit::Rng;
 
 use super::*;
 
@@ -46,18 +47,14 @@ fn ggf(game: &Game) -> String {
 
 /// A game of random moves from the 8x8 start (fixed seed), stopped as soon as `enough` says.
 fn random_game(seed: u64, enough: impl Fn(&Game) -> bool) -> Game {
-    let mut rng = seed | 1;
+    let mut rng = Rng::new(seed | 1);
     let mut game = Game::new(Position::start(BoardSize::EIGHT, Rules::Othello));
     while !enough(&game) {
         let moves = game.current().moves();
         if moves.is_empty() {
             break;
         }
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        game.play(moves[(rng % moves.len() as u64) as usize])
-            .unwrap();
+        game.play(*rng.pick(&moves)).unwrap();
     }
     game
 }

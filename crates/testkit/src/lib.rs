@@ -1,0 +1,24 @@
+//! Helpers shared by the tests of every crate of the workspace, so that each exists once: the
+//! shared data folder ([`data_dir`], [`data_file`]), a seeded generator ([`Rng`]) and a runner
+//! for the command-line program ([`TestCommand`]).
+//!
+//! Only tests depend on this crate (`[dev-dependencies]`); it depends on no crate of the
+//! workspace, so any of them can use it.
+//!
+//! # Examples
+//! ```
+//! use reversi_testkit::Rng;
+//!
+//! let mut rng = Rng::new(42);
+//! let moves = ["f5", "d6", "c3", "d3"];
+//! let mv = rng.pick(&moves);
+//! assert!(moves.contains(mv));
+//! ```
+
+mod command;
+mod data;
+mod rng;
+
+pub use command::{Output, TestCommand};
+pub use data::{data_dir, data_file};
+pub use rng::Rng;
