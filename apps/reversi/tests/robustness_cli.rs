@@ -3,15 +3,10 @@
 
 use std::process::{Command, Output, Stdio};
 
-fn reversi(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_reversi"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("the reversi binary runs")
-}
+use reversi_testkit::TestCommand;
 
-/// Runs `args` with standard output a pipe whose reader is already gone.
+/// Runs `args` with standard output a pipe whose reader is already gone (the shared
+/// `TestCommand` always reads standard output, so this one is spawned by hand).
 fn into_closed_pipe(args: &[&str]) -> Output {
     let (reader, writer) = std::io::pipe().expect("a pipe");
     drop(reader);
@@ -53,10 +48,11 @@ fn impossible_thread_counts_and_table_sizes_are_refused_by_name() {
         ),
     ];
     for (args, expected) in cases {
-        let out = reversi(args);
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
-        assert!(stderr.contains(expected), "{args:?}: {stderr}");
-        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        let out = TestCommand::new(env!("CARGO_BIN_EXE_reversi"))
+            .args(args)
+            .run();
+        assert_eq!(out.status.code(), Some(2), "{out}");
+        assert!(out.stderr.contains(expected), "{out}");
+        assert!(!out.stderr.contains("panicked"), "{out}");
     }
 }
