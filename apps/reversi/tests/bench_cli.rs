@@ -73,3 +73,23 @@ fn a_missing_openings_file_is_named() {
         .stderr;
     assert!(err.contains("/nonexistent/xot.txt"), "{err}");
 }
+
+/// The node count `reversi bench` prints: a change to the search that alters it must update
+/// it here, on purpose, and report the new figure.
+const BENCH_SIGNATURE: &str = "signature: 164503042 nodes";
+
+#[test]
+fn the_bench_signature_is_pinned_and_the_same_in_every_kernel_set() {
+    let run = |kernel: Option<&str>| {
+        let mut cmd = TestCommand::new(env!("CARGO_BIN_EXE_reversi")).arg("bench");
+        if let Some(k) = kernel {
+            cmd = cmd.env("REVERSI_KERNEL", k);
+        }
+        cmd.run().assert_success().stdout
+    };
+    let fastest = run(None);
+    assert!(fastest.contains(BENCH_SIGNATURE), "{fastest}");
+    // The portable kernels search the same tree (only speed may differ).
+    let portable = run(Some("portable"));
+    assert!(portable.contains(BENCH_SIGNATURE), "{portable}");
+}

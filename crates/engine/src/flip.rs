@@ -64,14 +64,14 @@ pub(crate) static NEIGHBOURS: [u64; 64] = {
 #[inline(always)]
 #[must_use]
 pub fn flips(p: u64, o: u64, sq: u32) -> u64 {
-    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
-    {
-        avx2::flips(p, o, sq)
+    #[cfg(target_arch = "x86_64")]
+    if crate::kernel::simd() {
+        // SAFETY: `simd()` is true only when the CPU has AVX2 (`kernel::cpu_has_x86v3`).
+        #[allow(unsafe_code)]
+        let f = unsafe { avx2::flips(p, o, sq) };
+        return f;
     }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
-    {
-        flips_scalar(p, o, sq)
-    }
+    flips_scalar(p, o, sq)
 }
 
 #[inline(always)]
@@ -171,14 +171,14 @@ static LAST_FLIPS: [[u8; 256]; 8] = {
 #[inline(always)]
 #[must_use]
 pub fn count_last_flips(p: u64, sq: u32) -> u32 {
-    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-    {
-        bmi2::count_last_flips(p, sq)
+    #[cfg(target_arch = "x86_64")]
+    if crate::kernel::simd() {
+        // SAFETY: `simd()` is true only when the CPU has BMI2 (`kernel::cpu_has_x86v3`).
+        #[allow(unsafe_code)]
+        let n = unsafe { bmi2::count_last_flips(p, sq) };
+        return n;
     }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-    {
-        count_last_flips_portable(p, sq)
-    }
+    count_last_flips_portable(p, sq)
 }
 
 /// The portable twin of [`count_last_flips`]: the lines read bit by bit.
@@ -203,32 +203,36 @@ pub fn count_last_flips_portable(p: u64, sq: u32) -> u32 {
     n
 }
 
-#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+#[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
-mod bmi2 {
+pub mod bmi2 {
     //! The lines of [`super::count_last_flips`] gathered with `pext`.
     use std::arch::x86_64::_pext_u64;
 
     use super::{LAST_FLIPS, LINES};
 
-    #[inline(always)]
+    /// The BMI2 version of [`super::count_last_flips`]
+    ///
+    /// # Safety
+    /// Callers not compiled with BMI2 enabled must check that the CPU has it
+    /// ([`crate::kernel::cpu_has_x86v3`]).
+    #[inline]
+    #[target_feature(enable = "bmi2")]
+    #[must_use]
     pub fn count_last_flips(p: u64, sq: u32) -> u32 {
         let mask = &LINES.mask[sq as usize];
         let place = &LINES.place[sq as usize];
         let mut n = 0;
         for d in 0..4 {
-            // SAFETY: compiled only when the build targets BMI2 (`cfg(target_feature =
-            // "bmi2")`), so the CPU has `pext`; it touches no memory. The index is below 256
-            // because every line has at most eight squares. `count_last_flips_portable` is
-            // the tested twin.
-            let bits = unsafe { _pext_u64(p, mask[d]) } as usize;
+            // Below 256: every line has at most eight squares.
+            let bits = _pext_u64(p, mask[d]) as usize;
             n += u32::from(LAST_FLIPS[usize::from(place[d])][bits]);
         }
         n
     }
 }
 
-#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+#[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
 pub mod avx2 {
     //! The four rays towards higher bits in one 256-bit register, the four towards lower bits in
@@ -237,45 +241,44 @@ pub mod avx2 {
 
     use super::RAYS;
 
-    /// The AVX2 version of [`super::flips`].
-    #[inline(always)]
+    /// The AVX2 version of [`super::flips`]
+    ///
+    /// # Safety
+    /// Callers not compiled with AVX2 enabled must check that the CPU has it
+    /// ([`crate::kernel::cpu_has_x86v3`]).
+    #[inline]
+    #[target_feature(enable = "avx2")]
     #[must_use]
     pub fn flips(p: u64, o: u64, sq: u32) -> u64 {
-        // SAFETY: this module is compiled only when the build targets AVX2
-        // (`cfg(target_feature = "avx2")`), so every intrinsic here is supported by the CPU;
-        // none of them touches memory. The scalar twin is tested against this function.
-        unsafe {
-            let r = &RAYS.0[sq as usize];
-            let up = _mm256_set_epi64x(r[3] as i64, r[2] as i64, r[1] as i64, r[0] as i64);
-            let down = _mm256_set_epi64x(r[7] as i64, r[6] as i64, r[5] as i64, r[4] as i64);
-            let pp = _mm256_set1_epi64x(p as i64);
-            let oo = _mm256_set1_epi64x(o as i64);
-            let zero = _mm256_setzero_si256();
-            let one = _mm256_set1_epi64x(1);
+        let r = &RAYS.0[sq as usize];
+        let up = _mm256_set_epi64x(r[3] as i64, r[2] as i64, r[1] as i64, r[0] as i64);
+        let down = _mm256_set_epi64x(r[7] as i64, r[6] as i64, r[5] as i64, r[4] as i64);
+        let pp = _mm256_set1_epi64x(p as i64);
+        let oo = _mm256_set1_epi64x(o as i64);
+        let zero = _mm256_setzero_si256();
+        let one = _mm256_set1_epi64x(1);
 
-            // Towards higher bits: the lowest non-opponent square of each ray.
-            let blocker = _mm256_andnot_si256(oo, up);
-            let first = _mm256_and_si256(blocker, _mm256_sub_epi64(zero, blocker));
-            let missed = _mm256_cmpeq_epi64(_mm256_and_si256(first, pp), zero);
-            let f_up =
-                _mm256_andnot_si256(missed, _mm256_and_si256(_mm256_sub_epi64(first, one), up));
+        // Towards higher bits: the lowest non-opponent square of each ray.
+        let blocker = _mm256_andnot_si256(oo, up);
+        let first = _mm256_and_si256(blocker, _mm256_sub_epi64(zero, blocker));
+        let missed = _mm256_cmpeq_epi64(_mm256_and_si256(first, pp), zero);
+        let f_up = _mm256_andnot_si256(missed, _mm256_and_si256(_mm256_sub_epi64(first, one), up));
 
-            // Towards lower bits: smear the blockers down their ray to find the highest one.
-            let shift1 = _mm256_set_epi64x(7, 9, 8, 1);
-            let shift2 = _mm256_set_epi64x(14, 18, 16, 2);
-            let shift4 = _mm256_set_epi64x(28, 36, 32, 4);
-            let blocker = _mm256_andnot_si256(oo, down);
-            let mut smear = _mm256_or_si256(blocker, _mm256_srlv_epi64(blocker, shift1));
-            smear = _mm256_or_si256(smear, _mm256_srlv_epi64(smear, shift2));
-            smear = _mm256_or_si256(smear, _mm256_srlv_epi64(smear, shift4));
-            let first = _mm256_andnot_si256(_mm256_srlv_epi64(smear, shift1), blocker);
-            let missed = _mm256_cmpeq_epi64(_mm256_and_si256(first, pp), zero);
-            let f_down = _mm256_andnot_si256(missed, _mm256_andnot_si256(smear, down));
+        // Towards lower bits: smear the blockers down their ray to find the highest one.
+        let shift1 = _mm256_set_epi64x(7, 9, 8, 1);
+        let shift2 = _mm256_set_epi64x(14, 18, 16, 2);
+        let shift4 = _mm256_set_epi64x(28, 36, 32, 4);
+        let blocker = _mm256_andnot_si256(oo, down);
+        let mut smear = _mm256_or_si256(blocker, _mm256_srlv_epi64(blocker, shift1));
+        smear = _mm256_or_si256(smear, _mm256_srlv_epi64(smear, shift2));
+        smear = _mm256_or_si256(smear, _mm256_srlv_epi64(smear, shift4));
+        let first = _mm256_andnot_si256(_mm256_srlv_epi64(smear, shift1), blocker);
+        let missed = _mm256_cmpeq_epi64(_mm256_and_si256(first, pp), zero);
+        let f_down = _mm256_andnot_si256(missed, _mm256_andnot_si256(smear, down));
 
-            let f = _mm256_or_si256(f_up, f_down);
-            let f = _mm_or_si128(_mm256_castsi256_si128(f), _mm256_extracti128_si256::<1>(f));
-            let f = _mm_or_si128(f, _mm_unpackhi_epi64(f, f));
-            _mm_cvtsi128_si64(f) as u64
-        }
+        let f = _mm256_or_si256(f_up, f_down);
+        let f = _mm_or_si128(_mm256_castsi256_si128(f), _mm256_extracti128_si256::<1>(f));
+        let f = _mm_or_si128(f, _mm_unpackhi_epi64(f, f));
+        _mm_cvtsi128_si64(f) as u64
     }
 }

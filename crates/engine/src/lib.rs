@@ -16,6 +16,7 @@ pub mod engine;
 pub mod eval;
 pub mod flip;
 pub mod heuristic;
+pub mod kernel;
 pub mod levels;
 pub mod mobility;
 pub mod pattern;

@@ -12,14 +12,14 @@ const INNER_FILES: u64 = 0x7e7e_7e7e_7e7e_7e7e;
 #[inline(always)]
 #[must_use]
 pub fn moves(p: u64, o: u64) -> u64 {
-    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
-    {
-        avx2::moves(p, o)
+    #[cfg(target_arch = "x86_64")]
+    if crate::kernel::simd() {
+        // SAFETY: `simd()` is true only when the CPU has AVX2 (`kernel::cpu_has_x86v3`).
+        #[allow(unsafe_code)]
+        let m = unsafe { avx2::moves(p, o) };
+        return m;
     }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
-    {
-        moves_scalar(p, o)
-    }
+    moves_scalar(p, o)
 }
 
 #[inline(always)]
@@ -52,7 +52,7 @@ pub fn moves_scalar(p: u64, o: u64) -> u64 {
     m & !(p | o)
 }
 
-#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+#[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
 pub mod avx2 {
     //! The four direction pairs in the four 64-bit lanes of a 256-bit register.
@@ -60,34 +60,34 @@ pub mod avx2 {
 
     use super::INNER_FILES;
 
-    /// The AVX2 version of [`super::moves`].
-    #[inline(always)]
+    /// The AVX2 version of [`super::moves`]
+    ///
+    /// # Safety
+    /// Callers not compiled with AVX2 enabled must check that the CPU has it
+    /// ([`crate::kernel::cpu_has_x86v3`]).
+    #[inline]
+    #[target_feature(enable = "avx2")]
     #[must_use]
     pub fn moves(p: u64, o: u64) -> u64 {
-        // SAFETY: this module is compiled only when the build targets AVX2
-        // (`cfg(target_feature = "avx2")`), so every intrinsic here is supported by the CPU;
-        // none of them touches memory. The scalar twin is tested against this function.
-        unsafe {
-            let shift1 = _mm256_set_epi64x(7, 9, 8, 1);
-            let shift2 = _mm256_set_epi64x(14, 18, 16, 2);
-            let inner = o & INNER_FILES;
-            let run = _mm256_set_epi64x(inner as i64, inner as i64, o as i64, inner as i64);
-            let pp = _mm256_set1_epi64x(p as i64);
+        let shift1 = _mm256_set_epi64x(7, 9, 8, 1);
+        let shift2 = _mm256_set_epi64x(14, 18, 16, 2);
+        let inner = o & INNER_FILES;
+        let run = _mm256_set_epi64x(inner as i64, inner as i64, o as i64, inner as i64);
+        let pp = _mm256_set1_epi64x(p as i64);
 
-            let mut fl = _mm256_and_si256(run, _mm256_sllv_epi64(pp, shift1));
-            let mut fr = _mm256_and_si256(run, _mm256_srlv_epi64(pp, shift1));
-            fl = _mm256_or_si256(fl, _mm256_and_si256(run, _mm256_sllv_epi64(fl, shift1)));
-            fr = _mm256_or_si256(fr, _mm256_and_si256(run, _mm256_srlv_epi64(fr, shift1)));
-            let pre_l = _mm256_and_si256(run, _mm256_sllv_epi64(run, shift1));
-            let pre_r = _mm256_srlv_epi64(pre_l, shift1);
-            fl = _mm256_or_si256(fl, _mm256_and_si256(pre_l, _mm256_sllv_epi64(fl, shift2)));
-            fr = _mm256_or_si256(fr, _mm256_and_si256(pre_r, _mm256_srlv_epi64(fr, shift2)));
-            fl = _mm256_or_si256(fl, _mm256_and_si256(pre_l, _mm256_sllv_epi64(fl, shift2)));
-            fr = _mm256_or_si256(fr, _mm256_and_si256(pre_r, _mm256_srlv_epi64(fr, shift2)));
-            let m = _mm256_or_si256(_mm256_sllv_epi64(fl, shift1), _mm256_srlv_epi64(fr, shift1));
-            let m = _mm_or_si128(_mm256_castsi256_si128(m), _mm256_extracti128_si256::<1>(m));
-            let m = _mm_or_si128(m, _mm_unpackhi_epi64(m, m));
-            (_mm_cvtsi128_si64(m) as u64) & !(p | o)
-        }
+        let mut fl = _mm256_and_si256(run, _mm256_sllv_epi64(pp, shift1));
+        let mut fr = _mm256_and_si256(run, _mm256_srlv_epi64(pp, shift1));
+        fl = _mm256_or_si256(fl, _mm256_and_si256(run, _mm256_sllv_epi64(fl, shift1)));
+        fr = _mm256_or_si256(fr, _mm256_and_si256(run, _mm256_srlv_epi64(fr, shift1)));
+        let pre_l = _mm256_and_si256(run, _mm256_sllv_epi64(run, shift1));
+        let pre_r = _mm256_srlv_epi64(pre_l, shift1);
+        fl = _mm256_or_si256(fl, _mm256_and_si256(pre_l, _mm256_sllv_epi64(fl, shift2)));
+        fr = _mm256_or_si256(fr, _mm256_and_si256(pre_r, _mm256_srlv_epi64(fr, shift2)));
+        fl = _mm256_or_si256(fl, _mm256_and_si256(pre_l, _mm256_sllv_epi64(fl, shift2)));
+        fr = _mm256_or_si256(fr, _mm256_and_si256(pre_r, _mm256_srlv_epi64(fr, shift2)));
+        let m = _mm256_or_si256(_mm256_sllv_epi64(fl, shift1), _mm256_srlv_epi64(fr, shift1));
+        let m = _mm_or_si128(_mm256_castsi256_si128(m), _mm256_extracti128_si256::<1>(m));
+        let m = _mm_or_si128(m, _mm_unpackhi_epi64(m, m));
+        (_mm_cvtsi128_si64(m) as u64) & !(p | o)
     }
 }

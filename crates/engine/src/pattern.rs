@@ -14,6 +14,7 @@ mod weights;
 use std::sync::{Arc, OnceLock};
 
 use crate::eval::{neighbours, Evaluator, HandEval};
+use crate::kernel;
 use crate::{mobility, Board};
 
 pub use weights::{crc32, Weights, WeightsError};
@@ -224,21 +225,21 @@ static B2T: [u16; 1024] = {
 /// The base-3 index of the squares `mask` (at most 10), digits in increasing bit order.
 #[inline(always)]
 fn ternary(p: u64, o: u64, mask: u64) -> usize {
-    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-    {
-        let (bp, bo) = bmi2::extract(p, o, mask);
-        B2T[bp] as usize + 2 * B2T[bo] as usize
+    #[cfg(target_arch = "x86_64")]
+    if crate::kernel::simd() {
+        // SAFETY: `simd()` is true only when the CPU has BMI2 (`kernel::cpu_has_x86v3`).
+        #[allow(unsafe_code)]
+        let i = unsafe { bmi2::ternary(p, o, mask) };
+        return i;
     }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-    {
-        ternary_portable(p, o, mask)
-    }
+    ternary_portable(p, o, mask)
 }
 
-/// The portable twin of [`ternary`].
+/// The base-3 index of the discs under `mask` (at most 10 squares; digit 1 for the player, 2
+/// for the opponent, in increasing bit order), read square by square: the portable kernel.
 #[inline]
-#[cfg_attr(all(target_arch = "x86_64", target_feature = "bmi2"), allow(dead_code))]
-fn ternary_portable(p: u64, o: u64, mask: u64) -> usize {
+#[must_use]
+pub fn ternary_portable(p: u64, o: u64, mask: u64) -> usize {
     let mut idx = 0;
     let mut pow = 1;
     let mut rest = mask;
@@ -255,20 +256,34 @@ fn ternary_portable(p: u64, o: u64, mask: u64) -> usize {
     idx
 }
 
-#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-#[allow(unsafe_code)]
-mod bmi2 {
-    /// The player's and the opponent's bits under `mask`, packed.
-    #[inline(always)]
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod bmi2 {
+    use super::B2T;
+
+    /// [`super::ternary`] with `pext`
+    ///
+    /// # Safety
+    /// Callers not compiled with BMI2 enabled must check that the CPU has it
+    /// ([`crate::kernel::cpu_has_x86v3`]).
+    #[inline]
+    #[target_feature(enable = "bmi2")]
+    pub fn ternary(p: u64, o: u64, mask: u64) -> usize {
+        let (bp, bo) = extract(p, o, mask);
+        B2T[bp] as usize + 2 * B2T[bo] as usize
+    }
+
+    /// The player's and the opponent's bits under `mask`, packed
+    ///
+    /// # Safety
+    /// Callers not compiled with BMI2 enabled must check that the CPU has it
+    /// ([`crate::kernel::cpu_has_x86v3`]).
+    #[inline]
+    #[target_feature(enable = "bmi2")]
     pub fn extract(p: u64, o: u64, mask: u64) -> (usize, usize) {
-        // SAFETY: compiled only when the build targets BMI2 (`cfg(target_feature = "bmi2")`),
-        // so the CPU has `pext`; it touches no memory. `ternary_portable` is its tested twin.
-        unsafe {
-            (
-                std::arch::x86_64::_pext_u64(p, mask) as usize,
-                std::arch::x86_64::_pext_u64(o, mask) as usize,
-            )
-        }
+        (
+            std::arch::x86_64::_pext_u64(p, mask) as usize,
+            std::arch::x86_64::_pext_u64(o, mask) as usize,
+        )
     }
 }
 
@@ -504,19 +519,34 @@ impl PatternEval {
     #[inline]
     #[must_use]
     pub fn raw(&self, b: Board) -> i32 {
-        let empties = b.empties();
-        let s = stage(empties.count_ones());
-        let table = &self.expanded[s * self.set.local..(s + 1) * self.set.local];
-        let mut sum = 0i32;
-        for inst in &self.set.instances {
-            let i = inst.local_offset + ternary(b.player, b.opponent, inst.mask);
-            sum += i32::from(table.get(i).copied().unwrap_or(0));
+        kernel::dispatch!(versions, raw(self, b))
+    }
+}
+
+/// The sum of the weights compiled once per kernel set ([`crate::kernel::multiversion`]).
+mod versions {
+    use super::{scalars, stage, PatternEval};
+    use crate::Board;
+
+    crate::kernel::multiversion! {
+        /// The evaluation in 1/[`SCALE`] discs, unclamped (8x8 only).
+        #[inline]
+        #[must_use]
+        fn raw(this: &PatternEval, b: Board) -> i32 {
+            let empties = b.empties();
+            let s = stage(empties.count_ones());
+            let table = &this.expanded[s * this.set.local..(s + 1) * this.set.local];
+            let mut sum = 0i32;
+            for inst in &this.set.instances {
+                let i = inst.local_offset + ternary(b.player, b.opponent, inst.mask);
+                sum += i32::from(table.get(i).copied().unwrap_or(0));
+            }
+            let sc = &table[this.set.scalar_local..];
+            for i in scalars(b, empties) {
+                sum += i32::from(sc.get(i).copied().unwrap_or(0));
+            }
+            sum
         }
-        let sc = &table[self.set.scalar_local..];
-        for i in scalars(b, empties) {
-            sum += i32::from(sc.get(i).copied().unwrap_or(0));
-        }
-        sum
     }
 }
 

@@ -6,7 +6,7 @@
 
 use reversi_core::Position;
 
-use crate::Board;
+use crate::{kernel, Board};
 
 /// Leaves of the tree of depth `depth` below `board`, on the squares of `mask` (`u64::MAX` for
 /// 8x8, [`crate::board::playable`] for smaller boards).
@@ -14,51 +14,44 @@ use crate::Board;
 pub fn perft(board: Board, depth: u32, mask: u64) -> u64 {
     if depth == 0 {
         1
-    } else if mask == u64::MAX {
-        perft_rec::<false>(board, depth, mask)
     } else {
-        perft_rec::<true>(board, depth, mask)
+        (|| kernel::dispatch!(versions, perft_rec(board, depth, mask)))()
     }
 }
 
-#[inline(always)]
-fn legal<const MASKED: bool>(board: Board, mask: u64) -> u64 {
-    if MASKED {
-        board.moves() & mask
-    } else {
-        board.moves()
-    }
-}
+/// The counting compiled once per kernel set ([`crate::kernel::multiversion`]).
+mod versions {
+    use crate::Board;
 
-fn perft_rec<const MASKED: bool>(board: Board, depth: u32, mask: u64) -> u64 {
-    let mut moves = legal::<MASKED>(board, mask);
-    if depth == 1 {
-        return u64::from(moves.count_ones()).max(1);
-    }
-    if moves == 0 {
-        let passed = board.pass();
-        return if legal::<MASKED>(passed, mask) == 0 {
-            1
-        } else {
-            perft_rec::<MASKED>(passed, depth - 1, mask)
-        };
-    }
-    let mut total = 0;
-    if depth == 2 {
-        while moves != 0 {
-            let sq = moves.trailing_zeros();
-            moves &= moves - 1;
-            let child = board.play(sq);
-            total += u64::from(legal::<MASKED>(child, mask).count_ones()).max(1);
+    crate::kernel::multiversion! {
+        /// [`super::perft`] below depth 0.
+        fn perft_rec(board: Board, depth: u32, mask: u64) -> u64 {
+            let mut list = moves(board.player, board.opponent) & mask;
+            if depth == 1 {
+                return u64::from(list.count_ones()).max(1);
+            }
+            if list == 0 {
+                let passed = board.pass();
+                return if moves(passed.player, passed.opponent) & mask == 0 {
+                    1
+                } else {
+                    perft_rec(passed, depth - 1, mask)
+                };
+            }
+            let mut total = 0;
+            while list != 0 {
+                let sq = list.trailing_zeros();
+                list &= list - 1;
+                let child = board.make(sq, flips(board.player, board.opponent, sq));
+                total += if depth == 2 {
+                    u64::from((moves(child.player, child.opponent) & mask).count_ones()).max(1)
+                } else {
+                    perft_rec(child, depth - 1, mask)
+                };
+            }
+            total
         }
-    } else {
-        while moves != 0 {
-            let sq = moves.trailing_zeros();
-            moves &= moves - 1;
-            total += perft_rec::<MASKED>(board.play(sq), depth - 1, mask);
-        }
     }
-    total
 }
 
 /// Perft from a position of any size and start rule: bitboards up to 8x8 once the Reversi

@@ -5,6 +5,7 @@
 //! estimates of it from the evaluation.
 
 mod endgame;
+mod leaves;
 mod order;
 mod parallel;
 pub mod probcut;
@@ -16,8 +17,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use crate::eval::Evaluator;
+use crate::kernel;
 use crate::tt::{self, Entry, TranspositionTable};
+
 use crate::Board;
+use endgame::odd_quadrants;
 
 /// Midgame nodes this deep or deeper may be searched by two threads.
 const SPLIT_MIN_DEPTH: u32 = 5;
@@ -135,59 +139,8 @@ impl<'a> Searcher<'a> {
 
     /// Midgame principal-variation search to `depth` plies; exact once the depth reaches the
     /// end of the game.
-    pub fn pvs(&mut self, b: Board, depth: u32, mut alpha: i32, mut beta: i32) -> i32 {
-        let empties = (b.empties() & self.mask).count_ones();
-        if depth >= empties {
-            return self.solve(b, alpha, beta);
-        }
-        if depth == 0 {
-            return self.eval.evaluate(b, self.mask);
-        }
-        self.nodes += 1;
-        if self.poll() {
-            return 0;
-        }
-        let moves = self.moves(b);
-        if moves == 0 {
-            let passed = b.pass();
-            if self.moves(passed) == 0 {
-                return final_score(b, self.mask);
-            }
-            return -self.pvs(passed, depth, -beta, -alpha);
-        }
-        let key = tt::hash(b);
-        let mut hash_move = NO_MOVE;
-        if let Some(e) = self.tt.probe(key) {
-            hash_move = e.best;
-            if u32::from(e.depth) >= depth && e.selectivity >= self.selectivity {
-                match e.apply(alpha, beta) {
-                    Ok(v) => return v,
-                    Err(window) => (alpha, beta) = window,
-                }
-            }
-        }
-        if self.selectivity < probcut::NO_SELECTIVITY && depth >= probcut::MIDGAME_MIN_DEPTH {
-            if let Some(v) = self.probcut(b, Some(depth), empties, alpha, beta) {
-                return v;
-            }
-            if self.stopped {
-                return 0;
-            }
-        }
-        let list = self.order_midgame(b, moves, hash_move, depth);
-        let (best, best_move) = self.search_moves(
-            b,
-            &list,
-            Child::Midgame(depth - 1),
-            alpha,
-            beta,
-            depth >= SPLIT_MIN_DEPTH,
-        );
-        if self.stopped {
-            return 0;
-        }
-        self.store(key, depth as u8, alpha, beta, best, best_move);
-        best
+    pub fn pvs(&mut self, b: Board, depth: u32, alpha: i32, beta: i32) -> i32 {
+        kernel::dispatch!(versions, pvs(self, b, depth, alpha, beta))
     }
 
     /// Records a fail-soft result `best` of a search with window (`alpha`, `beta`).
@@ -259,3 +212,69 @@ impl<'a> Searcher<'a> {
 
 #[cfg(test)]
 mod tests;
+
+/// The midgame search compiled once per kernel set ([`crate::kernel::multiversion`]).
+mod versions {
+    use super::{final_score, probcut, Child, Searcher, NO_MOVE, SPLIT_MIN_DEPTH};
+    use crate::tt;
+    use crate::Board;
+
+    crate::kernel::multiversion! {
+        /// Midgame principal-variation search to `depth` plies; exact once the depth reaches the
+        /// end of the game.
+        fn pvs(this: &mut Searcher<'_>, b: Board, depth: u32, mut alpha: i32, mut beta: i32) -> i32 {
+            let empties = (b.empties() & this.mask).count_ones();
+            if depth >= empties {
+                return this.solve(b, alpha, beta);
+            }
+            if depth == 0 {
+                return this.eval.evaluate(b, this.mask);
+            }
+            this.nodes += 1;
+            if this.poll() {
+                return 0;
+            }
+            let moves = this.moves(b);
+            if moves == 0 {
+                let passed = b.pass();
+                if this.moves(passed) == 0 {
+                    return final_score(b, this.mask);
+                }
+                return -pvs(this, passed, depth, -beta, -alpha);
+            }
+            let key = tt::hash(b);
+            let mut hash_move = NO_MOVE;
+            if let Some(e) = this.tt.probe(key) {
+                hash_move = e.best;
+                if u32::from(e.depth) >= depth && e.selectivity >= this.selectivity {
+                    match e.apply(alpha, beta) {
+                        Ok(v) => return v,
+                        Err(window) => (alpha, beta) = window,
+                    }
+                }
+            }
+            if this.selectivity < probcut::NO_SELECTIVITY && depth >= probcut::MIDGAME_MIN_DEPTH {
+                if let Some(v) = this.probcut(b, Some(depth), empties, alpha, beta) {
+                    return v;
+                }
+                if this.stopped {
+                    return 0;
+                }
+            }
+            let list = this.order_midgame(b, moves, hash_move, depth);
+            let (best, best_move) = this.search_moves(
+                b,
+                &list,
+                Child::Midgame(depth - 1),
+                alpha,
+                beta,
+                depth >= SPLIT_MIN_DEPTH,
+            );
+            if this.stopped {
+                return 0;
+            }
+            this.store(key, depth as u8, alpha, beta, best, best_move);
+            best
+        }
+    }
+}

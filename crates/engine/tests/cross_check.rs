@@ -5,7 +5,7 @@
 
 use reversi_core::{BoardSize, Game, Move, Position, Rules, Score};
 use reversi_engine::playable;
-use reversi_engine::{flip, mobility, square_bit, square_name, Board};
+use reversi_engine::{flip, kernel, mobility, square_bit, square_name, Board};
 use reversi_testkit::Rng;
 
 fn bits(mut m: u64) -> Vec<u32> {
@@ -118,23 +118,47 @@ fn bitboards_match_the_rules_on_small_boards() {
     );
 }
 
+/// Every kernel set this CPU runs, saying which (a CPU without the x86-64-v3 features runs
+/// the portable set only, and the test says so rather than comparing a kernel with itself).
+fn kernel_sets() -> Vec<kernel::Kernels> {
+    let sets = kernel::available();
+    eprintln!(
+        "kernel sets checked: {sets:?}; the process uses {}",
+        kernel::selected().name()
+    );
+    if sets.len() == 1 {
+        eprintln!("this CPU lacks the x86-64-v3 features: only the portable kernels ran");
+    }
+    sets
+}
+
 #[test]
-fn scalar_and_simd_agree_on_random_boards() {
+fn every_kernel_set_agrees_with_the_portable_one_on_random_boards() {
+    let sets = kernel_sets();
     // Arbitrary disc patterns, legal or not, reachable or not.
     let mut rng = Rng::new(0xabcd_ef01_2345_6789);
     for _ in 0..200_000 {
         let a = rng.next_u64() & rng.next_u64();
         let b = rng.next_u64() & !a;
-        assert_eq!(mobility::moves_scalar(a, b), mobility::moves(a, b));
+        let moves = mobility::moves_scalar(a, b);
+        assert_eq!(mobility::moves(a, b), moves);
+        for k in &sets {
+            assert_eq!((k.moves)(a, b), moves, "{k:?}");
+        }
         let empty = !(a | b);
         for sq in bits(empty).into_iter().take(8) {
-            assert_eq!(flip::flips_scalar(a, b, sq), flip::flips(a, b, sq));
+            let flips = flip::flips_scalar(a, b, sq);
+            assert_eq!(flip::flips(a, b, sq), flips);
+            for k in &sets {
+                assert_eq!((k.flips)(a, b, sq), flips, "{k:?}");
+            }
         }
     }
 }
 
 #[test]
 fn last_flip_counts_match_the_flips() {
+    let sets = kernel_sets();
     // Full boards but for one square: the count by lines equals the flips' disc count.
     let mut rng = Rng::new(0x5eed_1a57_0f11_0001);
     for i in 0..100_000 {
@@ -146,8 +170,10 @@ fn last_flip_counts_match_the_flips() {
             _ => rng.next_u64() | rng.next_u64(),
         } & !(1u64 << sq);
         let o = !p & !(1u64 << sq);
-        let expected = flip::flips(p, o, sq).count_ones();
+        let expected = flip::flips_scalar(p, o, sq).count_ones();
         assert_eq!(flip::count_last_flips(p, sq), expected);
-        assert_eq!(flip::count_last_flips_portable(p, sq), expected);
+        for k in &sets {
+            assert_eq!((k.count_last_flips)(p, sq), expected, "{k:?}");
+        }
     }
 }

@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use clap::Subcommand;
 use reversi_core::BoardSize;
-use reversi_engine::{flip, mobility, perft, Board};
+use reversi_engine::{kernel, perft, Board};
 
 use super::perft::format_rate;
 
@@ -32,7 +32,7 @@ pub enum BenchCommand {
         #[arg(long)]
         openings: Option<PathBuf>,
     },
-    /// Perft and move-generation speed on 8x8, scalar and SIMD code side by side.
+    /// Perft and move-generation speed on 8x8, each kernel set the CPU runs side by side.
     Perft {
         /// Perft depth from the start position.
         #[arg(long, default_value_t = 11)]
@@ -40,10 +40,7 @@ pub enum BenchCommand {
     },
 }
 
-type MovesFn = fn(u64, u64) -> u64;
-type FlipsFn = fn(u64, u64, u32) -> u64;
-
-/// Perft from the start, then raw move generation and flips, scalar against SIMD.
+/// Perft from the start, then raw move generation and flips in each kernel set this CPU runs.
 pub fn perft(depth: u32) -> anyhow::Result<ExitCode> {
     let t = Instant::now();
     let leaves = perft::perft(Board::START, depth, u64::MAX);
@@ -56,29 +53,21 @@ pub fn perft(depth: u32) -> anyhow::Result<ExitCode> {
     // A fixed pseudo-random walk of positions for the kernels.
     let boards = sample_boards(4096);
     let rounds = 2000;
-    let kernels: [(&str, MovesFn); 2] = [
-        ("moves (scalar)", mobility::moves_scalar),
-        ("moves (fastest)", mobility::moves),
-    ];
-    for (name, f) in kernels {
+    outln!("kernels in use: {}", kernel::selected().name())?;
+    for k in kernel::available() {
+        let name = k.kernel.name();
         let t = Instant::now();
         let mut acc = 0u64;
         for _ in 0..rounds {
             for b in &boards {
-                acc = acc.wrapping_add(f(std::hint::black_box(b.player), b.opponent));
+                acc = acc.wrapping_add((k.moves)(std::hint::black_box(b.player), b.opponent));
             }
         }
         let n = (rounds * boards.len()) as f64;
         outln!(
-            "{name:>16}: {:.2} ns/call ({acc:x})",
+            "moves, {name}: {:.2} ns/call ({acc:x})",
             t.elapsed().as_secs_f64() * 1e9 / n
         )?;
-    }
-    let flips: [(&str, FlipsFn); 2] = [
-        ("flips (scalar)", flip::flips_scalar),
-        ("flips (fastest)", flip::flips),
-    ];
-    for (name, f) in flips {
         let t = Instant::now();
         let mut acc = 0u64;
         let mut calls = 0u64;
@@ -88,13 +77,14 @@ pub fn perft(depth: u32) -> anyhow::Result<ExitCode> {
                 while m != 0 {
                     let sq = m.trailing_zeros();
                     m &= m - 1;
-                    acc = acc.wrapping_add(f(std::hint::black_box(b.player), b.opponent, sq));
+                    acc =
+                        acc.wrapping_add((k.flips)(std::hint::black_box(b.player), b.opponent, sq));
                     calls += 1;
                 }
             }
         }
         outln!(
-            "{name:>16}: {:.2} ns/call ({acc:x})",
+            "flips, {name}: {:.2} ns/call ({acc:x})",
             t.elapsed().as_secs_f64() * 1e9 / calls as f64
         )?;
     }

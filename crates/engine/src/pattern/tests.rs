@@ -52,14 +52,21 @@ fn pattern_set_shape() {
 }
 
 #[test]
-fn ternary_matches_the_portable_twin() {
+fn ternary_matches_the_portable_twin_in_every_kernel_set() {
     let set = pattern_set();
+    let kernels = crate::kernel::available();
+    eprintln!("kernel sets compared: {kernels:?}");
     for b in random_positions(7, 20) {
         for inst in &set.instances {
-            assert_eq!(
-                ternary(b.player, b.opponent, inst.mask),
-                ternary_portable(b.player, b.opponent, inst.mask)
-            );
+            let expected = ternary_portable(b.player, b.opponent, inst.mask);
+            assert_eq!(ternary(b.player, b.opponent, inst.mask), expected);
+            for k in &kernels {
+                assert_eq!(
+                    (k.ternary)(b.player, b.opponent, inst.mask),
+                    expected,
+                    "{k:?}"
+                );
+            }
         }
     }
 }

@@ -4,8 +4,7 @@
 use smallvec::SmallVec;
 
 use super::Searcher;
-use crate::eval::neighbours;
-use crate::Board;
+use crate::{kernel, Board};
 
 /// From this many empties the endgame ordering also asks the evaluation (from 16 before: FFO
 /// #49-#52 2.39e9 -> 2.31e9 nodes, #54 5.71e9 -> 5.12e9; from 12 saved nodes but not time).
@@ -27,6 +26,7 @@ pub(crate) type MoveList = SmallVec<[(u8, u64); 32]>;
 
 /// The moves of `moves` with their flips, best first by `score(square, child)`; the hash
 /// move goes first whatever its score.
+#[inline]
 fn sorted(
     b: Board,
     mut moves: u64,
@@ -64,20 +64,7 @@ impl Searcher<'_> {
         hash_move: u8,
         depth: u32,
     ) -> MoveList {
-        sorted(b, moves, hash_move, |sq, child| {
-            let opp_moves = self.moves(child);
-            let mut s = -64 * (opp_moves.count_ones() as i32)
-                - 16 * (opp_moves & CORNERS).count_ones() as i32;
-            if (1u64 << sq) & CORNERS != 0 {
-                s += 128;
-            }
-            // Potential mobility we leave the opponent.
-            s -= 8 * (neighbours(child.opponent) & child.empties() & self.mask).count_ones() as i32;
-            if depth >= 4 {
-                s -= 96 * self.eval.evaluate(child, self.mask);
-            }
-            s
-        })
+        kernel::dispatch!(versions, order_midgame(self, b, moves, hash_move, depth))
     }
 
     /// Fastest-first ordering for the endgame: fewest opponent replies first, corners before
@@ -89,54 +76,101 @@ impl Searcher<'_> {
         hash_move: u8,
         empties: u32,
     ) -> MoveList {
-        sorted(b, moves, hash_move, |sq, child| {
-            let opp = self.moves(child);
-            let mut s = -16 * opp.count_ones() as i32 - 4 * (opp & CORNERS).count_ones() as i32;
-            s -= (neighbours(child.opponent) & child.empties() & self.mask).count_ones() as i32;
-            if (1u64 << sq) & CORNERS != 0 {
-                s += 8;
-            }
-            if empties >= SEARCH_ORDER_MIN {
-                let depth = if empties >= DEEP_ORDER_MIN { 2 } else { 1 };
-                s -= EVAL_ORDER_WEIGHT * self.look_ahead(child, depth, -super::INF, super::INF);
-            } else if empties >= EVAL_ORDER_MIN {
-                s -= EVAL_ORDER_WEIGHT * self.eval.evaluate(child, self.mask);
-            }
-            s
-        })
+        kernel::dispatch!(versions, order_endgame(self, b, moves, hash_move, empties))
     }
 }
 
 impl Searcher<'_> {
-    /// Alpha-beta over the evaluation `depth` plies ahead of `b`, without the table.
-    fn look_ahead(&mut self, b: Board, depth: u32, mut alpha: i32, beta: i32) -> i32 {
-        if depth == 0 {
-            return self.eval.evaluate(b, self.mask);
-        }
-        let mut moves = self.moves(b);
-        if moves == 0 {
-            return self.eval.evaluate(b, self.mask);
-        }
-        let mut best = -super::INF;
-        while moves != 0 {
-            let sq = moves.trailing_zeros();
-            moves &= moves - 1;
-            self.nodes += 1;
-            let v = -self.look_ahead(b.play(sq), depth - 1, -beta, -alpha);
-            if v > best {
-                best = v;
-                if v >= beta {
-                    break;
-                }
-                alpha = alpha.max(v);
-            }
-        }
-        best
-    }
-
     /// The root's moves: the hash move first, then by the midgame ordering.
     pub(crate) fn order_root(&mut self, b: Board, hash_move: u8) -> MoveList {
         let moves = self.moves(b);
         self.order_midgame(b, moves, hash_move, 4)
+    }
+}
+
+/// The orderings compiled once per kernel set ([`crate::kernel::multiversion`]).
+mod versions {
+    use super::{sorted, MoveList, Searcher, CORNERS, DEEP_ORDER_MIN, EVAL_ORDER_MIN};
+    use super::{EVAL_ORDER_WEIGHT, SEARCH_ORDER_MIN};
+    use crate::eval::neighbours;
+    use crate::search::INF;
+    use crate::Board;
+
+    crate::kernel::multiversion! {
+        /// The legal moves of `b` with their flips, best first for a midgame search `depth` deep.
+        fn order_midgame(
+            this: &mut Searcher<'_>,
+            b: Board,
+            moves: u64,
+            hash_move: u8,
+            depth: u32,
+        ) -> MoveList {
+            sorted(b, moves, hash_move, |sq, child| {
+                let opp_moves = this.moves(child);
+                let mut s = -64 * (opp_moves.count_ones() as i32)
+                    - 16 * (opp_moves & CORNERS).count_ones() as i32;
+                if (1u64 << sq) & CORNERS != 0 {
+                    s += 128;
+                }
+                // Potential mobility we leave the opponent.
+                s -= 8 * (neighbours(child.opponent) & child.empties() & this.mask).count_ones() as i32;
+                if depth >= 4 {
+                    s -= 96 * this.eval.evaluate(child, this.mask);
+                }
+                s
+            })
+        }
+
+        /// Fastest-first ordering for the endgame: fewest opponent replies first, corners before
+        /// the rest on ties, the hash move at the front.
+        fn order_endgame(
+            this: &mut Searcher<'_>,
+            b: Board,
+            moves: u64,
+            hash_move: u8,
+            empties: u32,
+        ) -> MoveList {
+            sorted(b, moves, hash_move, |sq, child| {
+                let opp = this.moves(child);
+                let mut s = -16 * opp.count_ones() as i32 - 4 * (opp & CORNERS).count_ones() as i32;
+                s -= (neighbours(child.opponent) & child.empties() & this.mask).count_ones() as i32;
+                if (1u64 << sq) & CORNERS != 0 {
+                    s += 8;
+                }
+                if empties >= SEARCH_ORDER_MIN {
+                    let depth = if empties >= DEEP_ORDER_MIN { 2 } else { 1 };
+                    s -= EVAL_ORDER_WEIGHT * look_ahead(this, child, depth, -INF, INF);
+                } else if empties >= EVAL_ORDER_MIN {
+                    s -= EVAL_ORDER_WEIGHT * this.eval.evaluate(child, this.mask);
+                }
+                s
+            })
+        }
+
+        /// Alpha-beta over the evaluation `depth` plies ahead of `b`, without the table.
+        fn look_ahead(this: &mut Searcher<'_>, b: Board, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+            if depth == 0 {
+                return this.eval.evaluate(b, this.mask);
+            }
+            let mut moves = this.moves(b);
+            if moves == 0 {
+                return this.eval.evaluate(b, this.mask);
+            }
+            let mut best = -INF;
+            while moves != 0 {
+                let sq = moves.trailing_zeros();
+                moves &= moves - 1;
+                this.nodes += 1;
+                let v = -look_ahead(this, b.play(sq), depth - 1, -beta, -alpha);
+                if v > best {
+                    best = v;
+                    if v >= beta {
+                        break;
+                    }
+                    alpha = alpha.max(v);
+                }
+            }
+            best
+        }
     }
 }
