@@ -57,6 +57,12 @@ impl Sq {
         }
     }
 
+    /// The square of the engine's internal move code: a bit index below 64, anything else
+    /// (the search's `NO_MOVE`, a pass) is no square.
+    pub(crate) const fn from_code(code: u8) -> Option<Sq> {
+        Sq::new(code as u32)
+    }
+
     /// The square of a board of at most 8x8, `None` for a square beyond the eighth column or
     /// row.
     #[must_use]
@@ -158,6 +164,7 @@ mod tests {
     fn nothing_beyond_the_bitboard_is_a_square() {
         assert_eq!(Sq::new(64), None);
         assert_eq!(Sq::new(u32::MAX), None);
+        assert_eq!(Sq::from_code(64), None);
         assert_eq!(Sq::from_square(Square::new(0, 8)), None);
         assert_eq!(Sq::from_square(Square::new(9, 0)), None);
         assert_eq!(Sq::from_move(Move::Pass), None);

@@ -177,7 +177,8 @@ pub fn solve(engine: &Engine, b: Board) -> i32 {
     }
     engine
         .search(b, u64::MAX, &Limits::exact(), &stop, &mut |_| {})
-        .map_or(0, |i| i.score)
+        .score()
+        .unwrap_or(0)
 }
 
 /// Labels the positions of one WTHOR file.
