@@ -4,6 +4,7 @@
 //! its opponent as two `u64`, bit `8 * row + col` for a square (`a1` = bit 0, `h8` = bit 63).
 //! Boards smaller than 8x8 (4x4, 6x6) live in the top-left corner under a mask of playable
 //! squares; the squares outside the mask stay empty, so rays stop there by themselves.
+//! A square crosses the public API as an [`Sq`] (its bit index, never a sentinel).
 //!
 //! Searches, by the [`engine::Engine`] on bitboards or by an [`ai::Computer`] player on any
 //! position, report in one vocabulary: a [`Thinking`] with the best [`Candidate`], the line
@@ -33,7 +34,7 @@ mod thinking;
 pub mod time;
 pub mod tt;
 
-pub use board::{playable, square_bit, square_name, Board, FromPositionError};
+pub use board::{playable, Board, FromPositionError};
 pub use flip::flips;
 pub use mobility::moves;
 pub use square::Sq;
