@@ -8,6 +8,7 @@ use std::sync::atomic::AtomicBool;
 use reversi_core::{Color, Move, Position, Square};
 use reversi_engine::ai;
 use reversi_engine::levels::Level;
+use reversi_engine::Candidate;
 
 use reversi_game::{
     move_at, outcome_text, player_name, record_note, result_line, side_label, LastMove, Replay,
@@ -174,7 +175,7 @@ fn plural(n: usize, word: &str) -> String {
 
 /// The hints as one line, best first, e.g. `Hints (exact): f5 +2, d3 +2, …`.
 #[must_use]
-pub fn hints_line(hints: &[ai::Candidate]) -> String {
+pub fn hints_line(hints: &[Candidate]) -> String {
     let Some(first) = hints.first() else {
         return "No move to hint: nothing is legal here.".into();
     };

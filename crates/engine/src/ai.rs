@@ -10,10 +10,10 @@ use std::time::{Duration, Instant};
 use reversi_core::{Move, Position};
 
 use crate::classic::{self, Algorithm};
-use crate::engine::{self, Engine, Info, Limits, Precision};
+use crate::engine::{self, Engine, Limits};
 use crate::heuristic::TERMINAL;
 use crate::levels::Level;
-use crate::{square_name, Board};
+use crate::{Board, Candidate, ScoreKind, Sq, Thinking};
 
 /// A kind of computer player.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -93,90 +93,6 @@ impl FromStr for Ai {
             }
         }
     }
-}
-
-/// What a score means.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ScoreKind {
-    /// The exact final disc difference with perfect play.
-    Exact,
-    /// Only the sign is proven: win (> 0), draw (0) or loss (< 0).
-    WinLossDraw,
-    /// An estimate of the final disc difference from a search this deep, whose probcut cuts
-    /// were right with probability `selectivity` (%, 100 for full width).
-    Depth { depth: u32, selectivity: u8 },
-    /// Heuristic points (not discs) from a classic search this deep.
-    Points(u32),
-    /// The number of discs the move flips (the greedy player's measure).
-    Flips,
-    /// No score: the move was chosen at random.
-    Random,
-}
-
-impl fmt::Display for ScoreKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ScoreKind::Exact => f.write_str("exact"),
-            ScoreKind::WinLossDraw => f.write_str("win/loss"),
-            ScoreKind::Depth {
-                depth,
-                selectivity: 100,
-            } => write!(f, "depth {depth}"),
-            ScoreKind::Depth { depth, selectivity } => write!(f, "depth {depth}@{selectivity}%"),
-            ScoreKind::Points(d) => write!(f, "points, depth {d}"),
-            ScoreKind::Flips => f.write_str("flips"),
-            ScoreKind::Random => f.write_str("random"),
-        }
-    }
-}
-
-/// A legal move with its score for the side to move.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Candidate {
-    pub mv: Move,
-    pub score: i32,
-    pub kind: ScoreKind,
-    /// The score is only an upper bound: the search proved the move no better than this
-    /// without computing its exact value.
-    pub upper_bound: bool,
-}
-
-impl Candidate {
-    /// The score as shown on a board square: `+6`, `-2`, `W`/`D`/`L` for win/loss/draw.
-    #[must_use]
-    pub fn short_score(&self) -> String {
-        match self.kind {
-            ScoreKind::WinLossDraw => match self.score.signum() {
-                1 => "W".into(),
-                0 => "D".into(),
-                _ => "L".into(),
-            },
-            ScoreKind::Random => "?".into(),
-            _ if self.upper_bound => format!("<={:+}", self.score),
-            _ => format!("{:+}", self.score),
-        }
-    }
-}
-
-impl fmt::Display for Candidate {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {} ({})", self.mv, self.short_score(), self.kind)
-    }
-}
-
-/// What the computer is considering, reported while it thinks and when it has decided.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Thinking {
-    /// Depth of the last completed iteration.
-    pub depth: u32,
-    /// The best move so far, its score, and the expected line from it.
-    pub best: Option<Candidate>,
-    pub pv: Vec<Move>,
-    /// Every root move searched so far with its score, best first.
-    pub candidates: Vec<Candidate>,
-    /// States (positions) explored.
-    pub nodes: u64,
-    pub elapsed: Duration,
 }
 
 /// The move a computer player chose, and why.
@@ -343,48 +259,6 @@ pub fn hints(
     .candidates
 }
 
-fn to_move(square: u8) -> Move {
-    if square >= 64 {
-        Move::Pass
-    } else {
-        Move::Play(square_name(u32::from(square)))
-    }
-}
-
-fn thinking_of(info: &Info) -> Thinking {
-    let kind = match info.precision {
-        Precision::Exact => ScoreKind::Exact,
-        Precision::WinLossDraw => ScoreKind::WinLossDraw,
-        Precision::Depth { depth, selectivity } => ScoreKind::Depth { depth, selectivity },
-    };
-    let candidates = info
-        .moves
-        .iter()
-        .map(|m| Candidate {
-            mv: to_move(m.square),
-            score: m.score,
-            kind,
-            upper_bound: m.bound,
-        })
-        .collect();
-    Thinking {
-        depth: match info.precision {
-            Precision::Depth { depth, .. } => depth,
-            _ => info.pv.len() as u32,
-        },
-        best: Some(Candidate {
-            mv: to_move(info.best),
-            score: info.score,
-            kind,
-            upper_bound: false,
-        }),
-        pv: info.pv.iter().map(|&sq| to_move(sq)).collect(),
-        candidates,
-        nodes: info.nodes,
-        elapsed: info.elapsed,
-    }
-}
-
 /// A level's search: the bitboard engine on boards up to 8x8, the generic rules beyond.
 fn level_search(
     engine: &Engine,
@@ -403,13 +277,11 @@ fn level_search(
         return t;
     }
     let limits = Limits::level(level);
-    let mut report = |info: &Info| progress(&thinking_of(info));
-    let info = if all_exact {
-        engine.analyze(board, mask, &limits, stop, &mut report)
+    if all_exact {
+        engine.analyze(board, mask, &limits, stop, progress)
     } else {
-        engine.search(board, mask, &limits, stop, &mut report)
-    };
-    info.map(|i| thinking_of(&i)).unwrap_or_default()
+        engine.search(board, mask, &limits, stop, progress)
+    }
 }
 
 /// Every move's exact score from the solved openings the program ships (6x6), when the level
@@ -423,12 +295,11 @@ fn solved_thinking(board: Board, mask: u64, level: Level) -> Option<Thinking> {
     }
     let mut candidates = Vec::new();
     let mut m = board.moves() & mask;
-    while m != 0 {
-        let sq = m.trailing_zeros();
+    while let Some(sq) = Sq::new(m.trailing_zeros()) {
         m &= m - 1;
         candidates.push(Candidate {
-            mv: to_move(sq as u8),
-            score: -table.value(board.play(sq))?,
+            mv: Move::from(sq),
+            score: -table.value(board.play(sq.index()))?,
             kind: ScoreKind::Exact,
             upper_bound: false,
         });

@@ -2,21 +2,9 @@
 
 use std::fmt;
 
-use reversi_core::{BoardSize, Color, Position, Rules, Square};
+use reversi_core::{BoardSize, Color, Position, Rules};
 
-use crate::{flip, mobility};
-
-/// The bit of square `sq` of a board of at most 8x8: `8 * row + col`.
-#[must_use]
-pub const fn square_bit(sq: Square) -> u32 {
-    sq.row() as u32 * 8 + sq.col() as u32
-}
-
-/// The square of bit `bit` (0..64).
-#[must_use]
-pub const fn square_name(bit: u32) -> Square {
-    Square::new((bit % 8) as u8, (bit / 8) as u8)
-}
+use crate::{flip, mobility, Sq};
 
 /// A position from the side to move's point of view: `player` holds its discs, `opponent` the
 /// other side's. Which colour is to move is kept by whoever owns the board.
@@ -149,7 +137,7 @@ impl Board {
         }
         let mut board = Board::default();
         for sq in position.squares() {
-            let bit = 1u64 << square_bit(sq);
+            let bit = Sq::from_square(sq).map_or(0, Sq::bit);
             match position.get(sq) {
                 Some(c) if c == position.turn() => board.player |= bit,
                 Some(_) => board.opponent |= bit,

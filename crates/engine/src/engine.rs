@@ -6,12 +6,14 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use reversi_core::Move;
+
 use crate::eval::Evaluator;
 use crate::levels::Level;
 use crate::search::probcut::{NO_SELECTIVITY, SELECTIVITY_PERCENT};
 use crate::search::{Child, Pool, Searcher, Stopper, INF, NO_MOVE};
 use crate::tt::TranspositionTable;
-use crate::Board;
+use crate::{Board, Candidate, ScoreKind, Sq, Thinking};
 
 /// Depth of the midgame search (probcut at 73 %) that orders the moves before an endgame solve.
 const SOLVE_PRESEARCH_DEPTH: u32 = 8;
@@ -96,44 +98,6 @@ impl Limits {
     }
 }
 
-/// What a score is worth.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Precision {
-    /// The exact final disc difference.
-    Exact,
-    /// Only the sign is proven.
-    WinLossDraw,
-    /// An estimate from a search this deep, whose cuts were right with probability
-    /// `selectivity` (%, 100 for a full-width search).
-    Depth { depth: u32, selectivity: u8 },
-}
-
-/// A root move and its score: exact within its precision, or (when `bound` is set) an upper
-/// bound, because the move was refuted without finding its exact value.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct RootMove {
-    /// The square (bit index), or 64 for a pass.
-    pub square: u8,
-    pub score: i32,
-    pub bound: bool,
-}
-
-/// The state of a search after an iteration, and its final answer.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Info {
-    pub precision: Precision,
-    /// The best move (bit index) and its score.
-    pub best: u8,
-    pub score: i32,
-    /// The expected line, starting with `best` (64 for a pass).
-    pub pv: Vec<u8>,
-    /// The root moves searched in the last complete iteration, best first.
-    pub moves: Vec<RootMove>,
-    /// Nodes searched by all threads.
-    pub nodes: u64,
-    pub elapsed: Duration,
-}
-
 /// The search engine: a transposition table shared by its threads, and its evaluation.
 pub struct Engine {
     tt: Arc<TranspositionTable>,
@@ -188,16 +152,20 @@ impl Engine {
         self.tt.clear();
     }
 
-    /// Searches `board` (playable squares `mask`) under `limits`. Returns `None` when the
-    /// player has no legal move. `progress` hears after every completed iteration.
+    /// Searches `board` (playable squares `mask`) under `limits`: the best move, its score
+    /// and the line expected from it, and the root moves with the scores the search needed to
+    /// refute them (some only upper bounds). `progress` hears after every completed iteration.
+    ///
+    /// When the player has no legal move the answer has no best move and nothing else
+    /// ([`Thinking::default`]); the caller decides whether that is a pass or the end.
     pub fn search(
         &self,
         board: Board,
         mask: u64,
         limits: &Limits,
         stop: &AtomicBool,
-        progress: &mut dyn FnMut(&Info),
-    ) -> Option<Info> {
+        progress: &mut dyn FnMut(&Thinking),
+    ) -> Thinking {
         self.run(board, mask, limits, stop, progress, false)
     }
 
@@ -209,8 +177,8 @@ impl Engine {
         mask: u64,
         limits: &Limits,
         stop: &AtomicBool,
-        progress: &mut dyn FnMut(&Info),
-    ) -> Option<Info> {
+        progress: &mut dyn FnMut(&Thinking),
+    ) -> Thinking {
         self.run(board, mask, limits, stop, progress, true)
     }
 
@@ -220,12 +188,12 @@ impl Engine {
         mask: u64,
         limits: &Limits,
         stop: &AtomicBool,
-        progress: &mut dyn FnMut(&Info),
+        progress: &mut dyn FnMut(&Thinking),
         all_exact: bool,
-    ) -> Option<Info> {
+    ) -> Thinking {
         let moves = board.moves() & mask;
         if moves == 0 {
-            return None;
+            return Thinking::default();
         }
         let started = Instant::now();
         self.tt.new_search();
@@ -259,38 +227,48 @@ impl Engine {
                 limits,
                 all_exact,
                 started,
-                &mut |info: &Info| {
-                    let mut info = info.clone();
-                    info.nodes = info.nodes.max(shared_nodes.load(Ordering::Relaxed));
-                    progress(&info);
-                    last = Some(info);
+                &mut |thinking: &Thinking| {
+                    let mut thinking = thinking.clone();
+                    thinking.nodes = thinking.nodes.max(shared_nodes.load(Ordering::Relaxed));
+                    progress(&thinking);
+                    last = Some(thinking);
                 },
             );
             pool.quit();
             s.nodes
         });
-        let mut info = last.unwrap_or_else(|| fallback(board, mask));
-        info.nodes = nodes;
-        info.elapsed = started.elapsed();
-        Some(info)
+        let mut thinking = last.unwrap_or_else(|| fallback(moves));
+        thinking.nodes = nodes;
+        thinking.elapsed = started.elapsed();
+        thinking
     }
 }
 
-/// The answer when not even the first iteration finished: the first legal move, unscored.
-fn fallback(board: Board, mask: u64) -> Info {
-    let sq = (board.moves() & mask).trailing_zeros() as u8;
-    Info {
-        precision: Precision::Depth {
-            depth: 0,
-            selectivity: 100,
-        },
-        best: sq,
-        score: 0,
-        pv: vec![sq],
-        moves: Vec::new(),
+/// The answer when not even the first iteration finished: the first of the legal `moves`
+/// (not empty), unscored.
+fn fallback(moves: u64) -> Thinking {
+    let mv = move_of(moves.trailing_zeros() as u8);
+    Thinking {
+        depth: 0,
+        best: Some(Candidate {
+            mv,
+            score: 0,
+            kind: ScoreKind::Depth {
+                depth: 0,
+                selectivity: 100,
+            },
+            upper_bound: false,
+        }),
+        pv: vec![mv],
+        candidates: Vec::new(),
         nodes: 0,
         elapsed: Duration::ZERO,
     }
+}
+
+/// The move of the search's move code: a square, or a pass for anything else (`NO_MOVE`).
+fn move_of(code: u8) -> Move {
+    Sq::from_code(code).map_or(Move::Pass, Move::from)
 }
 
 /// Iterative deepening, reporting every completed iteration. Other threads join in through
@@ -301,7 +279,7 @@ fn iterate(
     limits: &Limits,
     all_exact: bool,
     started: Instant,
-    report: &mut dyn FnMut(&Info),
+    report: &mut dyn FnMut(&Thinking),
 ) {
     let empties = (board.empties() & s.mask).count_ones();
     let solve_exact = empties <= limits.exact_empties;
@@ -341,11 +319,11 @@ fn iterate(
             return;
         };
         prev = Some(r.score);
-        let precision = Precision::Depth {
+        let kind = ScoreKind::Depth {
             depth,
             selectivity: percent,
         };
-        report(&info(s, board, r, precision, started));
+        report(&thinking(s, board, r, kind, started));
         depth += 1;
     }
     if solve_exact || solve_wld {
@@ -357,28 +335,28 @@ fn iterate(
                     return;
                 };
                 prev = Some(r.score);
-                let precision = Precision::Depth {
+                let kind = ScoreKind::Depth {
                     depth: empties,
                     selectivity: SELECTIVITY_PERCENT[usize::from(selectivity)],
                 };
-                report(&info(s, board, r, precision, started));
+                report(&thinking(s, board, r, kind, started));
             }
         }
         s.selectivity = NO_SELECTIVITY;
         let mode = if solve_exact { Mode::Exact } else { Mode::Wld };
         if let Some(r) = root(s, board, mode, prev, all_exact) {
-            let precision = if solve_exact {
-                Precision::Exact
+            let kind = if solve_exact {
+                ScoreKind::Exact
             } else {
-                Precision::WinLossDraw
+                ScoreKind::WinLossDraw
             };
-            report(&info(s, board, r, precision, started));
+            report(&thinking(s, board, r, kind, started));
         }
     } else if mid_depth < limits.depth {
         // The search reached the end of the game before its depth: solve it.
         s.selectivity = NO_SELECTIVITY;
         if let Some(r) = root(s, board, Mode::Exact, prev, all_exact) {
-            report(&info(s, board, r, Precision::Exact, started));
+            report(&thinking(s, board, r, ScoreKind::Exact, started));
         }
     }
 }
@@ -390,21 +368,51 @@ enum Mode {
     Wld,
 }
 
+/// A root move (the search's move code) and its score: exact within the iteration's kind
+/// of score, or (when `bound` is set) an upper bound, because the move was refuted without
+/// finding its exact value.
+#[derive(Clone, Copy)]
+struct RootMove {
+    square: u8,
+    score: i32,
+    bound: bool,
+}
+
 struct RootResult {
     score: i32,
     best: u8,
     moves: Vec<RootMove>,
 }
 
-fn info(s: &Searcher<'_>, board: Board, r: RootResult, precision: Precision, t: Instant) -> Info {
-    let mut pv = vec![r.best];
+/// The report of an iteration whose scores are worth `kind`.
+fn thinking(
+    s: &Searcher<'_>,
+    board: Board,
+    r: RootResult,
+    kind: ScoreKind,
+    t: Instant,
+) -> Thinking {
+    let best = move_of(r.best);
+    let mut pv = vec![best];
     pv.extend(s.pv(board.play(u32::from(r.best)), 40));
-    Info {
-        precision,
-        best: r.best,
-        score: r.score,
+    let candidate = |mv, score, upper_bound| Candidate {
+        mv,
+        score,
+        kind,
+        upper_bound,
+    };
+    Thinking {
+        depth: match kind {
+            ScoreKind::Depth { depth, .. } => depth,
+            _ => pv.len() as u32,
+        },
+        best: Some(candidate(best, r.score, false)),
+        candidates: r
+            .moves
+            .iter()
+            .map(|m| candidate(move_of(m.square), m.score, m.bound))
+            .collect(),
         pv,
-        moves: r.moves,
         nodes: s.nodes,
         elapsed: t.elapsed(),
     }
@@ -419,7 +427,7 @@ fn root(
     prev: Option<i32>,
     all_exact: bool,
 ) -> Option<RootResult> {
-    let hash_move = s.pv(board, 1).first().copied().unwrap_or(NO_MOVE);
+    let hash_move = s.hash_move(board).map_or(NO_MOVE, |sq| sq.index() as u8);
     let list = s.order_root(board, hash_move);
     let (lo, hi) = match mode {
         Mode::Wld => (-1, 1),

@@ -4,6 +4,12 @@
 //! its opponent as two `u64`, bit `8 * row + col` for a square (`a1` = bit 0, `h8` = bit 63).
 //! Boards smaller than 8x8 (4x4, 6x6) live in the top-left corner under a mask of playable
 //! squares; the squares outside the mask stay empty, so rays stop there by themselves.
+//! A square crosses the public API as an [`Sq`] (its bit index, never a sentinel).
+//!
+//! Searches, by the [`engine::Engine`] on bitboards or by an [`ai::Computer`] player on any
+//! position, report in one vocabulary: a [`Thinking`] with the best [`Candidate`], the line
+//! expected from it and every root move scored, each score saying what it is worth
+//! ([`ScoreKind`]).
 //!
 //! Move generation and flips come in a portable scalar version and, when the build targets a
 //! CPU with AVX2, a SIMD version; [`moves`] and [`flips`] pick the fastest one compiled in,
@@ -23,10 +29,14 @@ pub mod pattern;
 pub mod perft;
 pub mod search;
 pub mod solved;
+mod square;
 pub mod stability;
+mod thinking;
 pub mod time;
 pub mod tt;
 
-pub use board::{playable, square_bit, square_name, Board, FromPositionError};
+pub use board::{playable, Board, FromPositionError};
 pub use flip::flips;
 pub use mobility::moves;
+pub use square::Sq;
+pub use thinking::{Candidate, ScoreKind, Thinking};

@@ -16,11 +16,13 @@ pub use parallel::Pool;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
+use reversi_core::Move;
+
 use crate::eval::Evaluator;
 use crate::kernel;
 use crate::tt::{self, Entry, TranspositionTable};
+use crate::{Board, Sq};
 
-use crate::Board;
 use endgame::odd_quadrants;
 
 /// Midgame nodes this deep or deeper may be searched by two threads.
@@ -29,7 +31,9 @@ const SPLIT_MIN_DEPTH: u32 = 5;
 /// Larger than any score.
 pub const INF: i32 = 127;
 
-/// How deep the midgame search goes before handing over to the evaluation alone.
+/// The move code of no square: a pass in a line, no hash move in the table. The search keeps
+/// squares as bit indices (`u8`, this one past the last); the public API turns them into
+/// [`Sq`](crate::Sq) and [`Move`].
 pub(crate) const NO_MOVE: u8 = 64;
 
 /// What stops a search: the caller's flag, the engine's own flag (set when the main thread
@@ -172,30 +176,32 @@ impl<'a> Searcher<'a> {
     }
 
     /// The principal variation stored in the table from `b`, at most `max` moves (passes
-    /// included as 64).
+    /// included); it ends where the table has no legal best move or the game ends.
     #[must_use]
-    pub fn pv(&self, mut b: Board, max: usize) -> Vec<u8> {
+    pub fn pv(&self, mut b: Board, max: usize) -> Vec<Move> {
         let mut line = Vec::new();
         while line.len() < max {
-            let moves = self.moves(b);
-            if moves == 0 {
+            if self.moves(b) == 0 {
                 if self.moves(b.pass()) == 0 {
                     break;
                 }
-                line.push(NO_MOVE);
+                line.push(Move::Pass);
                 b = b.pass();
                 continue;
             }
-            let Some(e) = self.tt.probe(tt::hash(b)) else {
+            let Some(sq) = self.hash_move(b) else {
                 break;
             };
-            if e.best >= 64 || moves & (1 << e.best) == 0 {
-                break;
-            }
-            line.push(e.best);
-            b = b.play(u32::from(e.best));
+            line.push(Move::from(sq));
+            b = b.play(sq.index());
         }
         line
+    }
+
+    /// The table's best move for `b`, when it has one and it is legal.
+    pub(crate) fn hash_move(&self, b: Board) -> Option<Sq> {
+        let e = self.tt.probe(tt::hash(b))?;
+        Sq::from_code(e.best).filter(|sq| self.moves(b) & sq.bit() != 0)
     }
 
     /// Whether an entry in the table already proves the exact value of `b`.

@@ -5,7 +5,7 @@
 
 use reversi_core::{BoardSize, Game, Move, Position, Rules, Score};
 use reversi_engine::playable;
-use reversi_engine::{flip, kernel, mobility, square_bit, square_name, Board};
+use reversi_engine::{flip, kernel, mobility, Board, Sq};
 use reversi_testkit::Rng;
 
 fn bits(mut m: u64) -> Vec<u32> {
@@ -40,7 +40,11 @@ fn cross_check(size: BoardSize, rules: Rules, games: usize, seed: u64) {
                 mobility::moves_scalar(board.player, board.opponent) & mask,
                 fast
             );
-            let slow: Vec<u32> = pos.legal_moves().into_iter().map(square_bit).collect();
+            let slow: Vec<u32> = pos
+                .legal_moves()
+                .into_iter()
+                .map(|sq| Sq::from_square(sq).unwrap().index())
+                .collect();
             let mut fast_list = bits(fast);
             fast_list.sort_unstable();
             let mut slow_sorted = slow.clone();
@@ -54,7 +58,7 @@ fn cross_check(size: BoardSize, rules: Rules, games: usize, seed: u64) {
             }
             // Every move leads to the same position.
             for &sq in &fast_list {
-                let next = pos.play(Move::Play(square_name(sq))).unwrap();
+                let next = pos.play(Move::from(Sq::new(sq).unwrap())).unwrap();
                 let child = board.play(sq);
                 let want = child
                     .to_position(size, rules, pos.turn().opposite())
@@ -73,7 +77,7 @@ fn cross_check(size: BoardSize, rules: Rules, games: usize, seed: u64) {
                 continue;
             }
             let pick = *rng.pick(&fast_list);
-            game.play(Move::Play(square_name(pick))).unwrap();
+            game.play(Move::from(Sq::new(pick).unwrap())).unwrap();
         }
         let score = game.score().unwrap();
         let pos = game.current();

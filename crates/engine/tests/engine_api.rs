@@ -7,9 +7,14 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use reversi_engine::engine::{Engine, Limits, Precision};
-use reversi_engine::Board;
+use reversi_engine::engine::{Engine, Limits};
+use reversi_engine::{Board, ScoreKind, Sq, Thinking};
 use reversi_testkit::Rng;
+
+/// The bitboard square of a search's best move.
+fn best_square(t: &Thinking) -> Sq {
+    Sq::from_move(t.best.as_ref().unwrap().mv).unwrap()
+}
 
 /// Positions from a fixed pseudo-random walk, `empties` squares left.
 fn positions(count: usize, empties: u32, seed: u64) -> Vec<Board> {
@@ -50,45 +55,40 @@ fn exact_scores_do_not_depend_on_the_table_or_threads() {
         if b.moves() == 0 {
             continue;
         }
-        let a = with_table
-            .search(b, u64::MAX, &Limits::exact(), &stop, &mut |_| {})
-            .unwrap();
-        let c = without
-            .search(b, u64::MAX, &Limits::exact(), &stop, &mut |_| {})
-            .unwrap();
-        let d = two
-            .search(b, u64::MAX, &Limits::exact(), &stop, &mut |_| {})
-            .unwrap();
-        assert_eq!(a.precision, Precision::Exact);
-        assert_eq!(a.score, c.score, "{b:?}");
-        assert_eq!(a.score, d.score, "{b:?}");
+        let a = with_table.search(b, u64::MAX, &Limits::exact(), &stop, &mut |_| {});
+        let c = without.search(b, u64::MAX, &Limits::exact(), &stop, &mut |_| {});
+        let d = two.search(b, u64::MAX, &Limits::exact(), &stop, &mut |_| {});
+        assert_eq!(a.kind(), Some(ScoreKind::Exact));
+        assert_eq!(a.score(), c.score(), "{b:?}");
+        assert_eq!(a.score(), d.score(), "{b:?}");
         // Every root move is reported, whichever thread searched it.
         let legal = b.moves().count_ones() as usize;
-        assert_eq!(a.moves.len(), legal, "{b:?}");
-        assert_eq!(d.moves.len(), legal, "{b:?}");
+        assert_eq!(a.candidates.len(), legal, "{b:?}");
+        assert_eq!(d.candidates.len(), legal, "{b:?}");
         // Win/loss/draw agrees with the sign of the exact score.
-        let w = with_table
-            .search(b, u64::MAX, &Limits::wld(), &stop, &mut |_| {})
-            .unwrap();
-        assert_eq!(w.precision, Precision::WinLossDraw);
-        assert_eq!(w.score.signum(), a.score.signum(), "{b:?}");
+        let w = with_table.search(b, u64::MAX, &Limits::wld(), &stop, &mut |_| {});
+        assert_eq!(w.kind(), Some(ScoreKind::WinLossDraw));
+        assert_eq!(
+            w.score().map(i32::signum),
+            a.score().map(i32::signum),
+            "{b:?}"
+        );
         // The best move really scores that: play it and solve the rest.
-        let child = b.play(u32::from(a.best));
+        let child = b.play(best_square(&a).index());
         let after = if child.moves() == 0 && child.pass().moves() != 0 {
             without
                 .search(child.pass(), u64::MAX, &Limits::exact(), &stop, &mut |_| {})
-                .unwrap()
-                .score
+                .score()
         } else if child.moves() == 0 {
             // The game ended with this move.
-            a.score
+            a.score()
         } else {
-            -without
+            without
                 .search(child, u64::MAX, &Limits::exact(), &stop, &mut |_| {})
-                .unwrap()
-                .score
+                .score()
+                .map(|v| -v)
         };
-        assert_eq!(after, a.score, "{b:?}");
+        assert_eq!(after, a.score(), "{b:?}");
     }
 }
 
@@ -104,24 +104,22 @@ fn selective_solves_end_exact_with_one_or_two_threads() {
             continue;
         }
         let mut precisions = Vec::new();
-        let a = one
-            .search(b, u64::MAX, &Limits::exact(), &stop, &mut |i| {
-                precisions.push(i.precision);
-            })
-            .unwrap();
-        let d = two
-            .search(b, u64::MAX, &Limits::exact(), &stop, &mut |_| {})
-            .unwrap();
-        assert_eq!(a.precision, Precision::Exact);
-        assert_eq!(a.score, d.score, "{b:?}");
-        assert!(precisions.contains(&Precision::Depth {
+        let a = one.search(b, u64::MAX, &Limits::exact(), &stop, &mut |i| {
+            precisions.push(i.kind());
+        });
+        let d = two.search(b, u64::MAX, &Limits::exact(), &stop, &mut |_| {});
+        assert_eq!(a.kind(), Some(ScoreKind::Exact));
+        assert_eq!(a.score(), d.score(), "{b:?}");
+        assert!(precisions.contains(&Some(ScoreKind::Depth {
             depth: 20,
             selectivity: 73
-        }));
-        let w = two
-            .search(b, u64::MAX, &Limits::wld(), &stop, &mut |_| {})
-            .unwrap();
-        assert_eq!(w.score.signum(), a.score.signum(), "{b:?}");
+        })));
+        let w = two.search(b, u64::MAX, &Limits::wld(), &stop, &mut |_| {});
+        assert_eq!(
+            w.score().map(i32::signum),
+            a.score().map(i32::signum),
+            "{b:?}"
+        );
     }
 }
 
@@ -133,21 +131,20 @@ fn analyze_gives_every_move_its_exact_score() {
         if b.moves() == 0 {
             continue;
         }
-        let info = engine
-            .analyze(b, u64::MAX, &Limits::exact(), &stop, &mut |_| {})
-            .unwrap();
-        assert_eq!(info.moves.len() as u32, b.moves().count_ones());
-        for m in &info.moves {
-            assert!(!m.bound);
-            let child = b.play(u32::from(m.square));
+        let info = engine.analyze(b, u64::MAX, &Limits::exact(), &stop, &mut |_| {});
+        assert_eq!(info.candidates.len() as u32, b.moves().count_ones());
+        for m in &info.candidates {
+            assert!(!m.upper_bound);
+            let child = b.play(Sq::from_move(m.mv).unwrap().index());
             let v = engine
                 .search(child, u64::MAX, &Limits::exact(), &stop, &mut |_| {})
-                .map(|i| -i.score);
+                .score()
+                .map(|v| -v);
             if let Some(v) = v {
                 assert_eq!(v, m.score);
             }
         }
-        assert_eq!(info.moves[0].score, info.score);
+        assert_eq!(Some(info.candidates[0].score), info.score());
     }
 }
 
@@ -162,12 +159,10 @@ fn a_stopped_search_returns_a_legal_move_promptly() {
         flag.store(true, Ordering::Relaxed);
     });
     let t = Instant::now();
-    let info = engine
-        .search(b, u64::MAX, &Limits::exact(), &stop, &mut |_| {})
-        .unwrap();
+    let info = engine.search(b, u64::MAX, &Limits::exact(), &stop, &mut |_| {});
     let elapsed = t.elapsed();
     stopper.join().unwrap();
-    assert!(b.moves() & (1 << info.best) != 0);
+    assert!(b.moves() & best_square(&info).bit() != 0);
     // Generous: a 40-empty solve would take hours; stopping takes milliseconds.
     assert!(elapsed < Duration::from_secs(20), "{elapsed:?}");
 }
@@ -182,19 +177,15 @@ fn a_time_limit_is_honoured() {
         ..Limits::exact()
     };
     let t = Instant::now();
-    let info = engine
-        .search(b, u64::MAX, &limits, &stop, &mut |_| {})
-        .unwrap();
-    assert!(b.moves() & (1 << info.best) != 0);
+    let info = engine.search(b, u64::MAX, &limits, &stop, &mut |_| {});
+    assert!(b.moves() & best_square(&info).bit() != 0);
     assert!(t.elapsed() < Duration::from_secs(20));
     // A node budget stops too.
     let limits = Limits {
         nodes: Some(100_000),
         ..Limits::exact()
     };
-    let info = engine
-        .search(b, u64::MAX, &limits, &stop, &mut |_| {})
-        .unwrap();
-    assert!(b.moves() & (1 << info.best) != 0);
+    let info = engine.search(b, u64::MAX, &limits, &stop, &mut |_| {});
+    assert!(b.moves() & best_square(&info).bit() != 0);
     assert!(info.nodes < 10_000_000);
 }

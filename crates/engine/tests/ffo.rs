@@ -5,9 +5,8 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use reversi_core::Move;
-use reversi_engine::engine::{Engine, Limits, Precision};
-use reversi_engine::{square_bit, Board};
+use reversi_engine::engine::{Engine, Limits};
+use reversi_engine::{Board, ScoreKind};
 use reversi_formats::obf::parse_obf;
 use reversi_testkit::data_file;
 
@@ -24,27 +23,26 @@ fn solve_file(file: &str, threads: usize, wld: bool) -> u64 {
         engine.clear();
         let t = Instant::now();
         let limits = if wld { Limits::wld() } else { Limits::exact() };
-        let info = engine
-            .search(board, mask, &limits, &stop, &mut |_| {})
-            .unwrap();
+        let info = engine.search(board, mask, &limits, &stop, &mut |_| {});
+        let found = info.best.unwrap();
         let best = p.scores.iter().map(|&(_, s)| s).max().unwrap();
         let listed = p
             .scores
             .iter()
-            .find(|(m, _)| matches!(m, Move::Play(sq) if square_bit(*sq) == u32::from(info.best)))
+            .find(|&&(m, _)| m == found.mv)
             .map(|&(_, s)| s);
         if wld {
-            assert_eq!(info.precision, Precision::WinLossDraw);
-            assert_eq!(info.score.signum(), best.signum(), "{file} #{}", i + 1);
+            assert_eq!(found.kind, ScoreKind::WinLossDraw);
+            assert_eq!(found.score.signum(), best.signum(), "{file} #{}", i + 1);
         } else {
-            assert_eq!(info.precision, Precision::Exact);
-            assert_eq!(info.score, best, "{file} #{}", i + 1);
+            assert_eq!(found.kind, ScoreKind::Exact);
+            assert_eq!(found.score, best, "{file} #{}", i + 1);
             assert_eq!(listed.unwrap_or(best), best, "{file} #{} move", i + 1);
         }
         println!(
             "{file} #{:>2}: {:+} nodes {} in {:.3}s",
             i + 1,
-            info.score,
+            found.score,
             info.nodes,
             t.elapsed().as_secs_f64()
         );

@@ -7,7 +7,7 @@
 use reversi_engine::eval::Evaluator;
 use reversi_engine::pattern::fit::{fit, FitOptions, Sample};
 use reversi_engine::pattern::{PatternEval, Weights};
-use reversi_engine::{square_bit, Board};
+use reversi_engine::{Board, Sq};
 use reversi_formats::wthor::parse_wtb;
 use reversi_testkit::data_file;
 
@@ -29,7 +29,7 @@ fn samples(year: u16, games: usize) -> Vec<Sample> {
                 board: b,
                 label: label as i8,
             });
-            b = b.play(square_bit(sq));
+            b = b.play(Sq::from_square(sq).unwrap().index());
             black = !black;
         }
     }

@@ -6,9 +6,10 @@
 use std::sync::atomic::AtomicBool;
 
 use reversi_core::{BoardSize, Move, Position, Rules, Score};
-use reversi_engine::ai::{Ai, Computer, ScoreKind};
+use reversi_engine::ai::{Ai, Computer};
 use reversi_engine::levels::Level;
 use reversi_engine::solved::{shipped, SolvedOpenings, SHIPPED_6X6};
+use reversi_engine::ScoreKind;
 use reversi_engine::{playable, Board};
 
 fn start() -> Position {

@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 
 use reversi_core::{BoardSize, Color, Game, Move, Position, Rules, Score};
-use reversi_engine::{square_bit, Board};
+use reversi_engine::{Board, Sq};
 use reversi_formats::wthor::{parse_names, parse_wtb, PLAYER_RECORD, TOURNAMENT_RECORD};
 use reversi_testkit::data_file;
 
@@ -50,7 +50,8 @@ fn every_wthor_game_replays_and_ends_on_its_score() {
             let mut board = Board::START;
             let mut black_to_move = true;
             for (ply, &sq) in game.moves.iter().enumerate() {
-                let bit = 1u64 << square_bit(sq);
+                let sq = Sq::from_square(sq).unwrap();
+                let bit = sq.bit();
                 if board.moves() == 0 && board.pass().moves() != 0 {
                     board = board.pass();
                     black_to_move = !black_to_move;
@@ -61,7 +62,7 @@ fn every_wthor_game_replays_and_ends_on_its_score() {
                     here(),
                     ply + 1
                 );
-                board = board.play(square_bit(sq));
+                board = board.play(sq.index());
                 black_to_move = !black_to_move;
             }
             let over = board.moves() == 0 && board.pass().moves() == 0;

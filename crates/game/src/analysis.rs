@@ -5,8 +5,9 @@
 use std::sync::atomic::AtomicBool;
 
 use reversi_core::{Color, Game, Move, Score};
-use reversi_engine::ai::{hints, Candidate, ScoreKind};
+use reversi_engine::ai::hints;
 use reversi_engine::levels::Level;
+use reversi_engine::{Candidate, ScoreKind};
 
 /// A loss of this many discs or more is a mistake.
 pub const MISTAKE: i32 = 4;

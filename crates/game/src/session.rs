@@ -8,7 +8,8 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use reversi_core::{Color, Game, IllegalMove, Move, Position, Score, Square};
-use reversi_engine::ai::{Computer, Decision, ScoreKind, Thinking};
+use reversi_engine::ai::{Computer, Decision};
+use reversi_engine::{ScoreKind, Thinking};
 
 use crate::log::{LogError, LogHandle, LogId, LoggedMove};
 use crate::player::Player;

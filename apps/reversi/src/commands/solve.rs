@@ -11,8 +11,8 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use clap::Args;
 use reversi_core::{format_transcript, BoardSize, Move, Position, Rules, Score};
-use reversi_engine::engine::{default_threads, Engine, Info, Limits, Precision};
-use reversi_engine::{square_bit, square_name, Board};
+use reversi_engine::engine::{default_threads, Engine, Limits};
+use reversi_engine::{Board, ScoreKind, Thinking};
 use reversi_formats::obf::parse_obf;
 
 mod store;
@@ -51,13 +51,9 @@ pub struct SolveArgs {
     pub plies: u32,
 }
 
-/// The name of a bit on the 8x8 board, upper-case as OBF files write it.
-fn square_text(bit: u8) -> String {
-    if bit >= 64 {
-        "PA".into()
-    } else {
-        square_name(u32::from(bit)).to_string().to_uppercase()
-    }
+/// A move upper-case as OBF files write it: `F5`, `PA`.
+fn move_text(mv: Move) -> String {
+    mv.to_string().to_uppercase()
 }
 
 pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
@@ -77,29 +73,25 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     }
 }
 
-fn precision_text(p: Precision) -> String {
-    match p {
-        Precision::Depth {
-            depth,
-            selectivity: 100,
-        } => format!("depth {depth}"),
-        Precision::Depth { depth, selectivity } => format!("depth {depth}@{selectivity}%"),
-        Precision::Exact => "exact".into(),
-        Precision::WinLossDraw => "win/loss/draw".into(),
+/// What a score is worth, as the solver's lines say it: `exact`, `win/loss/draw`, `depth 14`.
+fn kind_text(kind: ScoreKind) -> String {
+    match kind {
+        ScoreKind::WinLossDraw => "win/loss/draw".into(),
+        other => other.to_string(),
     }
 }
 
 /// A progress line on standard error while a search runs, when it is a terminal.
-fn progress_line(label: String) -> impl FnMut(&Info) {
+fn progress_line(label: String) -> impl FnMut(&Thinking) {
     let tty = std::io::stderr().is_terminal();
-    move |info: &Info| {
-        if tty {
+    move |thinking: &Thinking| {
+        if let (true, Some(best)) = (tty, &thinking.best) {
             eprint!(
                 "\r{label} {} {:+} {} nodes {:.1}s   ",
-                precision_text(info.precision),
-                info.score,
-                info.nodes,
-                info.elapsed.as_secs_f64()
+                kind_text(best.kind),
+                best.score,
+                thinking.nodes,
+                thinking.elapsed.as_secs_f64()
             );
             let _ = std::io::stderr().flush();
         }
@@ -130,30 +122,32 @@ fn solve_start(
     let limits = if wld { Limits::wld() } else { Limits::exact() };
     let stop = AtomicBool::new(false);
     let t = Instant::now();
-    let info = engine
-        .search(
-            board,
-            mask,
-            &limits,
-            &stop,
-            &mut progress_line(format!("{size}")),
-        )
+    let thinking = engine.search(
+        board,
+        mask,
+        &limits,
+        &stop,
+        &mut progress_line(format!("{size}")),
+    );
+    let best = thinking
+        .best
+        .as_ref()
         .context("the start position has no move")?;
     clear_progress_line();
     let secs = t.elapsed().as_secs_f64();
     let cells = size.cells() as i32;
-    let black = (cells + info.score) / 2;
-    let verdict = match info.score.signum() {
+    let black = (cells + best.score) / 2;
+    let verdict = match best.score.signum() {
         1 => format!("Black wins {black}-{}", cells - black),
         -1 => format!("White wins {}-{black}", cells - black),
         _ => format!("draw {black}-{black}"),
     };
     outln!(
         "{size} {rules}: {} {:+} for Black ({verdict}), {} nodes in {secs:.1} s, {} nodes/s",
-        precision_text(info.precision),
-        info.score,
-        info.nodes,
-        format_rate(info.nodes as f64 / secs.max(1e-9))
+        kind_text(best.kind),
+        best.score,
+        thinking.nodes,
+        format_rate(thinking.nodes as f64 / secs.max(1e-9))
     )?;
     // A perfect line: at each position, the move the (now well-filled) table proves best.
     let mut pos = start;
@@ -163,15 +157,11 @@ fn solve_start(
             Move::Pass
         } else {
             let (b, m) = Board::from_position(&pos).context("position left the bitboard")?;
-            let best = engine
+            engine
                 .search(b, m, &limits, &stop, &mut |_| {})
+                .best
                 .context("no move")?
-                .best;
-            if best >= 64 {
-                Move::Pass
-            } else {
-                Move::Play(square_name(u32::from(best)))
-            }
+                .mv
         };
         line.push(mv);
         pos = pos.play(mv)?;
@@ -213,19 +203,13 @@ fn solve_file(engine: &Engine, file: &Path, wld: bool) -> anyhow::Result<ExitCod
         let result = engine.search(board, mask, &limits, &stop, &mut on_progress);
         let elapsed = started.elapsed();
         clear_progress_line();
-        let (mv, score, nodes) = match &result {
-            Some(info) => (info.best, info.score, info.nodes),
-            None => (64, 0, 0),
+        // No legal move: reported as a pass, unscored.
+        let (mv, score, nodes) = match &result.best {
+            Some(best) => (best.mv, best.score, result.nodes),
+            None => (Move::Pass, 0, 0),
         };
         let expected = obf.scores.iter().map(|&(_, s)| s).max();
-        let listed = obf
-            .scores
-            .iter()
-            .find(|(m, _)| match m {
-                Move::Play(sq) => square_bit(*sq) == u32::from(mv),
-                Move::Pass => mv >= 64,
-            })
-            .map(|&(_, s)| s);
+        let listed = obf.scores.iter().find(|&&(m, _)| m == mv).map(|&(_, s)| s);
         let ok = match expected {
             None => None,
             Some(e) if wld => Some(
@@ -241,7 +225,7 @@ fn solve_file(engine: &Engine, file: &Path, wld: bool) -> anyhow::Result<ExitCod
         let secs = elapsed.as_secs_f64();
         outln!(
             "{number:>3} {empties:>7} {:>5} {score:>+6} {:>8} {:>5} {nodes:>14} {secs:>9.3} {:>13}",
-            square_text(mv),
+            move_text(mv),
             expected.map_or("-".into(), |e| format!("{e:+}")),
             match ok {
                 Some(true) => "ok",

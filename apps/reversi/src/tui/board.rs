@@ -6,7 +6,7 @@ use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::widgets::Widget;
 use reversi_core::{Move, Position, Square};
-use reversi_engine::ai::Candidate;
+use reversi_engine::Candidate;
 
 use super::theme::Theme;
 use reversi_game::LastMove;

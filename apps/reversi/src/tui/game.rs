@@ -8,8 +8,8 @@ pub use view::render;
 
 use crossterm::event::{KeyCode, KeyEvent};
 use reversi_core::{Color, Move, Square};
-use reversi_engine::ai::{Candidate, Thinking};
 use reversi_engine::levels::Level;
+use reversi_engine::{Candidate, Thinking};
 
 use super::worker::{Job, Report, Workers};
 use reversi_game::{side_label, Session};

@@ -8,8 +8,9 @@ use std::thread;
 use std::time::Duration;
 
 use reversi_core::Position;
-use reversi_engine::ai::{self, Candidate, Decision, Thinking};
+use reversi_engine::ai::{self, Decision};
 use reversi_engine::levels::Level;
+use reversi_engine::{Candidate, Thinking};
 
 use reversi_game::ComputerTurn;
 

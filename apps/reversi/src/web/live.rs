@@ -8,7 +8,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
 
 use reversi_core::{Color, Move, Square};
-use reversi_engine::ai::{Decision, Thinking};
+use reversi_engine::ai::Decision;
+use reversi_engine::Thinking;
 use reversi_store::{GameId, Store};
 use tokio::sync::broadcast;
 

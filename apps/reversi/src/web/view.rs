@@ -1,7 +1,7 @@
 //! What the API sends: games, boards, the computer's thinking, hints and analyses as JSON.
 
 use reversi_core::{Color, Game, Position, Score, Square};
-use reversi_engine::ai::{Candidate, ScoreKind, Thinking};
+use reversi_engine::{Candidate, ScoreKind, Thinking};
 use reversi_store::{GameInfo, Status};
 use serde::Serialize;
 

@@ -5,18 +5,7 @@
 use std::fmt;
 
 use reversi_core::{BoardSize, Move, ParseSquareError, Square};
-use reversi_engine::engine::Precision;
-use reversi_engine::square_name;
-
-/// The engine's move code (a bit index, 64 for a pass) as a move.
-#[must_use]
-pub fn engine_move(bit: u8) -> Move {
-    if bit >= 64 {
-        Move::Pass
-    } else {
-        Move::Play(square_name(u32::from(bit)))
-    }
-}
+use reversi_engine::ScoreKind;
 
 /// A move as NBoard writes it: `F5`, or `PA` for a pass.
 #[must_use]
@@ -30,27 +19,32 @@ pub fn line_text(moves: &[Move]) -> String {
     moves.iter().map(|&m| move_text(m)).collect()
 }
 
-/// The depth field of a `search` reply: the midgame depth (`14@73%` when probcut pruned),
-/// `100%` for an exact solve, `100%W` for a win/loss/draw solve.
+/// The depth field of a `search` reply for a score of `kind`: the midgame depth (`14@73%`
+/// when probcut pruned), `100%` for an exact solve, `100%W` for a win/loss/draw solve. The
+/// engine gives no other kind; a classic search's points would show their depth, a greedy
+/// or random choice `1` and `0`.
 #[must_use]
-pub fn depth_text(precision: Precision) -> String {
-    match precision {
-        Precision::Exact => "100%".into(),
-        Precision::WinLossDraw => "100%W".into(),
-        Precision::Depth {
+pub fn depth_text(kind: ScoreKind) -> String {
+    match kind {
+        ScoreKind::Exact => "100%".into(),
+        ScoreKind::WinLossDraw => "100%W".into(),
+        ScoreKind::Depth {
             depth,
             selectivity: 100,
-        } => depth.to_string(),
-        Precision::Depth { depth, selectivity } => format!("{depth}@{selectivity}%"),
+        }
+        | ScoreKind::Points(depth) => depth.to_string(),
+        ScoreKind::Depth { depth, selectivity } => format!("{depth}@{selectivity}%"),
+        ScoreKind::Flips => "1".into(),
+        ScoreKind::Random => "0".into(),
     }
 }
 
-/// A score as an NBoard evaluation in discs. A win/loss/draw solve proves only the sign, which
-/// is all NBoard reads from it.
+/// A score of `kind` as an NBoard evaluation in discs. A win/loss/draw solve proves only the
+/// sign, which is all NBoard reads from it.
 #[must_use]
-pub fn eval_text(score: i32, precision: Precision) -> String {
-    let v = match precision {
-        Precision::WinLossDraw => score.signum(),
+pub fn eval_text(score: i32, kind: ScoreKind) -> String {
+    let v = match kind {
+        ScoreKind::WinLossDraw => score.signum(),
         _ => score,
     };
     format!("{:.2}", f64::from(v))
@@ -124,26 +118,24 @@ mod tests {
 
     #[test]
     fn moves_and_lines_are_written_upper_case() {
-        assert_eq!(move_text(engine_move(37)), "F5");
-        assert_eq!(move_text(engine_move(0)), "A1");
-        assert_eq!(move_text(engine_move(63)), "H8");
-        assert_eq!(move_text(engine_move(64)), "PA");
-        assert_eq!(
-            line_text(&[engine_move(37), engine_move(64), engine_move(43)]),
-            "F5PAD6"
-        );
+        let play = |index| Move::from(reversi_engine::Sq::new(index).unwrap());
+        assert_eq!(move_text(play(37)), "F5");
+        assert_eq!(move_text(play(0)), "A1");
+        assert_eq!(move_text(play(63)), "H8");
+        assert_eq!(move_text(Move::Pass), "PA");
+        assert_eq!(line_text(&[play(37), Move::Pass, play(43)]), "F5PAD6");
     }
 
     #[test]
     fn depths_and_evals() {
-        assert_eq!(depth_text(Precision::Exact), "100%");
-        assert_eq!(depth_text(Precision::WinLossDraw), "100%W");
-        let depth = |depth, selectivity| Precision::Depth { depth, selectivity };
+        assert_eq!(depth_text(ScoreKind::Exact), "100%");
+        assert_eq!(depth_text(ScoreKind::WinLossDraw), "100%W");
+        let depth = |depth, selectivity| ScoreKind::Depth { depth, selectivity };
         assert_eq!(depth_text(depth(7, 100)), "7");
         assert_eq!(depth_text(depth(14, 73)), "14@73%");
         assert_eq!(eval_text(-4, depth(3, 100)), "-4.00");
-        assert_eq!(eval_text(12, Precision::WinLossDraw), "1.00");
-        assert_eq!(eval_text(0, Precision::Exact), "0.00");
+        assert_eq!(eval_text(12, ScoreKind::WinLossDraw), "1.00");
+        assert_eq!(eval_text(0, ScoreKind::Exact), "0.00");
     }
 
     #[test]

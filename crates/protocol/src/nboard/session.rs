@@ -6,13 +6,13 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use reversi_core::{BoardSize, Color, Game, Move, Position, Rules, Score};
-use reversi_engine::engine::{Engine, Info, Limits, Precision};
+use reversi_engine::engine::{Engine, Limits};
 use reversi_engine::levels::Level;
-use reversi_engine::{Board, FromPositionError};
+use reversi_engine::{Board, FromPositionError, ScoreKind, Thinking};
 use reversi_formats::ggf::parse_ggf;
 
 use super::command::Command;
-use super::notation::{depth_text, engine_move, eval_text, line_text, move_text, parse_annotated};
+use super::notation::{depth_text, eval_text, line_text, move_text, parse_annotated};
 
 /// Whether the session goes on after a command.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -41,11 +41,11 @@ pub struct Session {
     version: u32,
 }
 
-/// A search's answer in moves rather than bit indices, seen from the side to move of the
-/// position asked about (a forced pass included).
+/// A search's answer seen from the side to move of the position asked about (a forced pass
+/// included).
 #[derive(Debug, Clone)]
 struct Thought {
-    precision: Precision,
+    kind: ScoreKind,
     score: i32,
     pv: Vec<Move>,
     /// Root moves with their scores, best first.
@@ -55,26 +55,26 @@ struct Thought {
 }
 
 impl Thought {
-    fn from_info(info: &Info, passed: bool) -> Thought {
+    /// The thought of a search of the position after the forced pass when `passed`; `None`
+    /// when the search had no move to choose.
+    fn from_thinking(t: &Thinking, passed: bool) -> Option<Thought> {
+        let best = t.best.as_ref()?;
         let sign = if passed { -1 } else { 1 };
-        let mut pv: Vec<Move> = info.pv.iter().map(|&b| engine_move(b)).collect();
+        let mut pv = t.pv.clone();
         let moves = if passed {
             pv.insert(0, Move::Pass);
-            vec![(Move::Pass, -info.score)]
+            vec![(Move::Pass, -best.score)]
         } else {
-            info.moves
-                .iter()
-                .map(|m| (engine_move(m.square), m.score))
-                .collect()
+            t.candidates.iter().map(|c| (c.mv, c.score)).collect()
         };
-        Thought {
-            precision: info.precision,
-            score: sign * info.score,
+        Some(Thought {
+            kind: best.kind,
+            score: sign * best.score,
             pv,
             moves,
-            nodes: info.nodes,
-            elapsed: info.elapsed,
-        }
+            nodes: t.nodes,
+            elapsed: t.elapsed,
+        })
     }
 
     fn best(&self) -> Move {
@@ -95,8 +95,8 @@ impl Thought {
         };
         Some(format!(
             "search {line} {} 0 {}",
-            eval_text(score, self.precision),
-            depth_text(self.precision)
+            eval_text(score, self.kind),
+            depth_text(self.kind)
         ))
     }
 }
@@ -244,15 +244,19 @@ impl Session {
         let passed = pos.must_pass();
         let board = if passed { board.pass() } else { board };
         let limits = self.limits();
-        let mut progress = |info: &Info| report(&Thought::from_info(info, passed));
-        let info = if all_exact {
+        let mut progress = |t: &Thinking| {
+            if let Some(thought) = Thought::from_thinking(t, passed) {
+                report(&thought);
+            }
+        };
+        let thinking = if all_exact {
             self.engine
                 .analyze(board, mask, &limits, stop, &mut progress)
         } else {
             self.engine
                 .search(board, mask, &limits, stop, &mut progress)
         };
-        Ok(info.map(|i| Thought::from_info(&i, passed)))
+        Ok(Thought::from_thinking(&thinking, passed))
     }
 
     fn go(&mut self, out: &mut dyn Write, stop: &AtomicBool) -> io::Result<()> {
@@ -280,7 +284,7 @@ impl Session {
                     &format!(
                         "=== {}/{}/{:.2}",
                         move_text(t.best()),
-                        eval_text(t.score, t.precision),
+                        eval_text(t.score, t.kind),
                         t.elapsed.as_secs_f64()
                     ),
                 )
@@ -338,7 +342,7 @@ impl Session {
                 Some(format!("{:.2}", f64::from(final_margin(pos))))
             } else {
                 match self.think(pos, false, stop, &mut |_| {}) {
-                    Ok(Some(t)) => Some(eval_text(t.score, t.precision)),
+                    Ok(Some(t)) => Some(eval_text(t.score, t.kind)),
                     _ => None,
                 }
             };

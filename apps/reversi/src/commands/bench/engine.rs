@@ -77,9 +77,9 @@ pub fn run() -> anyhow::Result<ExitCode> {
     for (i, (board, limits, what)) in positions().iter().enumerate() {
         engine.clear();
         let t = Instant::now();
-        let info = engine.search(*board, u64::MAX, limits, &stop, &mut |_| {});
+        let thinking = engine.search(*board, u64::MAX, limits, &stop, &mut |_| {});
         let s = t.elapsed().as_secs_f64();
-        let (score, n) = info.map_or((0, 0), |i| (i.score, i.nodes));
+        let (score, n) = (thinking.score().unwrap_or(0), thinking.nodes);
         outln!(
             "{:>3} {:>7} {what:>9} {score:>+6} {n:>14} {s:>9.3}",
             i + 1,

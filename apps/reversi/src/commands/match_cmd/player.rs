@@ -11,7 +11,6 @@ use reversi_engine::ai::{Ai, Computer};
 use reversi_engine::engine::{Engine, Limits};
 use reversi_engine::levels::Level;
 use reversi_engine::Board;
-use reversi_protocol::nboard::notation::engine_move;
 use reversi_protocol::nboard::{Client, ClientError};
 
 /// An engine named on the command line: an internal player (`level:12`, `12`, `hard`,
@@ -240,10 +239,11 @@ impl Contender {
                 level,
             } => {
                 if let Ok((board, mask)) = Board::from_position(pos) {
-                    if let Some(info) = engine.search(board, mask, limits, &stop, &mut |_| {}) {
+                    let thinking = engine.search(board, mask, limits, &stop, &mut |_| {});
+                    if let Some(best) = thinking.best {
                         return Ok(Choice {
-                            mv: engine_move(info.best),
-                            eval: Some(f64::from(info.score)),
+                            mv: best.mv,
+                            eval: Some(f64::from(best.score)),
                             time: started.elapsed(),
                         });
                     }
@@ -305,8 +305,9 @@ fn computer_choice(c: &mut Computer, game: &Game, started: Instant) -> Choice {
     let (mv, eval) = match decision {
         Some(d) => {
             let eval = d.thinking.best.as_ref().and_then(|b| match b.kind {
-                reversi_engine::ai::ScoreKind::Exact
-                | reversi_engine::ai::ScoreKind::Depth { .. } => Some(f64::from(b.score)),
+                reversi_engine::ScoreKind::Exact | reversi_engine::ScoreKind::Depth { .. } => {
+                    Some(f64::from(b.score))
+                }
                 _ => None,
             });
             (d.mv, eval)

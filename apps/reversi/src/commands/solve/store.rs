@@ -65,11 +65,10 @@ pub fn run(engine: &Engine, size: BoardSize, plies: u32, out: &Path) -> anyhow::
     // Off a terminal, a progress line every ten seconds.
     let mut last_line = Instant::now();
     for (i, &b) in deepest.iter().enumerate() {
-        let info = engine
-            .search(b, mask, &Limits::exact(), &stop, &mut |_| {})
-            .context("a stored position has no move")?;
-        nodes += info.nodes;
-        values.insert(key(b, n), info.score as i8);
+        let thinking = engine.search(b, mask, &Limits::exact(), &stop, &mut |_| {});
+        let score = thinking.score().context("a stored position has no move")?;
+        nodes += thinking.nodes;
+        values.insert(key(b, n), score as i8);
         let done = i + 1;
         if tty || last_line.elapsed().as_secs() >= 10 || done == deepest.len() {
             last_line = Instant::now();

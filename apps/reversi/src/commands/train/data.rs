@@ -16,7 +16,7 @@ use anyhow::{bail, Context};
 use reversi_engine::engine::{Engine, Limits};
 use reversi_engine::pattern::fit::Sample;
 use reversi_engine::search::final_score;
-use reversi_engine::{square_bit, Board};
+use reversi_engine::{Board, Sq};
 use reversi_formats::wthor::{parse_wtb, Game};
 
 const MAGIC: &[u8; 8] = b"RVTRAIN1";
@@ -151,16 +151,16 @@ pub fn replay(game: &Game) -> Option<Vec<(Board, bool)>> {
     let mut black = true;
     let mut out = Vec::with_capacity(60);
     for &sq in &game.moves {
-        let bit = square_bit(sq);
+        let sq = Sq::from_square(sq)?;
         if b.moves() == 0 {
             b = b.pass();
             black = !black;
         }
-        if b.moves() & (1 << bit) == 0 {
+        if b.moves() & sq.bit() == 0 {
             return None;
         }
         out.push((b, black));
-        b = b.play(bit);
+        b = b.play(sq.index());
         black = !black;
     }
     (b.moves() == 0 && b.pass().moves() == 0).then_some(out)
@@ -177,7 +177,8 @@ pub fn solve(engine: &Engine, b: Board) -> i32 {
     }
     engine
         .search(b, u64::MAX, &Limits::exact(), &stop, &mut |_| {})
-        .map_or(0, |i| i.score)
+        .score()
+        .unwrap_or(0)
 }
 
 /// Labels the positions of one WTHOR file.

@@ -13,7 +13,7 @@ use reversi_core::{parse_transcript, BoardSize, Color, Position, Rules};
 use reversi_engine::engine::{Engine, Limits};
 use reversi_engine::eval::{Evaluator, HandEval};
 use reversi_engine::pattern::shipped;
-use reversi_engine::Board;
+use reversi_engine::{Board, Sq};
 
 use super::data::{self, Kind, Record};
 use super::{load_eval, shared_data};
@@ -118,11 +118,15 @@ fn play(
             }
         }
         let engine = engines[usize::from(!black)];
-        let Some(info) = engine.search(board, u64::MAX, limits, &stop, &mut |_| {}) else {
+        let thinking = engine.search(board, u64::MAX, limits, &stop, &mut |_| {});
+        let Some(best) = thinking.best else {
             break;
         };
-        seen.push((board, info.score));
-        board = board.play(u32::from(info.best));
+        let Some(sq) = Sq::from_move(best.mv) else {
+            break;
+        };
+        seen.push((board, best.score));
+        board = board.play(sq.index());
         black = !black;
     }
     let diff = board.player.count_ones() as i32 - board.opponent.count_ones() as i32;

@@ -7,11 +7,10 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::Context;
-use reversi_core::Move;
 use reversi_engine::engine::{Engine, Limits};
 use reversi_engine::eval::{Evaluator, HandEval};
 use reversi_engine::pattern::{shipped, stage, stage_empties, PatternEval, STAGES};
-use reversi_engine::{square_bit, Board};
+use reversi_engine::Board;
 use reversi_formats::obf::parse_obf;
 
 use super::data::{self, Kind, Record};
@@ -142,17 +141,16 @@ pub fn bestmove(files: &[PathBuf], depth: u32, weights: Option<&Path>) -> anyhow
             };
             engine.clear();
             let stop = AtomicBool::new(false);
-            let Some(info) = engine.search(board, mask, &limits, &stop, &mut |_| {}) else {
+            let thinking = engine.search(board, mask, &limits, &stop, &mut |_| {});
+            let Some(chosen) = thinking.best else {
                 continue;
             };
-            nodes += info.nodes;
+            nodes += thinking.nodes;
             let top = p.scores.iter().map(|s| s.1).max().unwrap_or(0);
             let mine = p
                 .scores
                 .iter()
-                .find(
-                    |(m, _)| matches!(m, Move::Play(sq) if square_bit(*sq) == u32::from(info.best)),
-                )
+                .find(|&&(m, _)| m == chosen.mv)
                 .map_or(-64, |s| s.1);
             if mine == top {
                 best += 1;

@@ -9,10 +9,10 @@ use std::time::Instant;
 
 use anyhow::Context;
 use clap::Args;
-use reversi_engine::engine::{Engine, Limits, Precision};
+use reversi_engine::engine::{Engine, Limits};
 use reversi_engine::pattern::default_evaluator;
 use reversi_engine::search::probcut::{endgame_shallow, midgame_shallow, MIDGAME_MIN_DEPTH};
-use reversi_engine::Board;
+use reversi_engine::{Board, ScoreKind};
 use reversi_formats::wthor::parse_wtb;
 
 use super::data;
@@ -87,10 +87,12 @@ pub fn run(a: &ProbcutArgs) -> anyhow::Result<()> {
         engine.clear();
         let mut values = vec![eval.evaluate(b, u64::MAX)];
         let limits = Limits::midgame(max);
-        engine.search(b, u64::MAX, &limits, &stop, &mut |info| {
-            if let Precision::Depth { depth, .. } = info.precision {
-                if depth as usize == values.len() {
-                    values.push(info.score);
+        engine.search(b, u64::MAX, &limits, &stop, &mut |t| {
+            if let Some(best) = &t.best {
+                if let ScoreKind::Depth { depth, .. } = best.kind {
+                    if depth as usize == values.len() {
+                        values.push(best.score);
+                    }
                 }
             }
         });
@@ -119,7 +121,8 @@ pub fn run(a: &ProbcutArgs) -> anyhow::Result<()> {
                 engine.clear();
                 let exact = engine
                     .search(b, u64::MAX, &Limits::exact(), &stop, &mut |_| {})
-                    .map_or(0, |i| i.score);
+                    .score()
+                    .unwrap_or(0);
                 let v = depth_values(b, 8.min(e - 1));
                 for (s, &value) in v.iter().enumerate() {
                     end.add((e, e, s as u32), exact - value);

@@ -6,7 +6,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Widget, Wrap};
 use reversi_core::{Color, Move};
-use reversi_engine::ai::{Candidate, Thinking};
+use reversi_engine::{Candidate, Thinking};
 
 use super::GameScreen;
 use crate::tui::board::{board_extent, Board};
