@@ -39,6 +39,7 @@ impl Verdict {
         }
     }
 
+    /// The verdict as a word for reports: `best`, `inaccuracy`, `mistake`, `blunder`, `forced`.
     #[must_use]
     pub fn name(self) -> &'static str {
         match self {
@@ -56,7 +57,9 @@ impl Verdict {
 pub struct MoveAnalysis {
     /// 0-based ply of the move.
     pub ply: usize,
+    /// The side that moved.
     pub color: Color,
+    /// The square played, or a pass.
     pub played: Move,
     /// The engine's best move and its score for the mover (`None` for a forced pass).
     pub best: Option<Candidate>,
@@ -65,13 +68,16 @@ pub struct MoveAnalysis {
     pub played_score: Option<i32>,
     /// Best score minus the played move's score, in discs (0 for the best move).
     pub loss: i32,
+    /// The loss in words: best, inaccuracy, mistake, blunder, or a forced pass.
     pub verdict: Verdict,
 }
 
 /// A whole game analysed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Analysis {
+    /// The engine level every position was searched at.
     pub level: Level,
+    /// Each move of the game, in order, passes included.
     pub moves: Vec<MoveAnalysis>,
     /// The value of each position of the game (start first, the last after the final move)
     /// in discs for Black: positive when Black is ahead. The final one is the game's margin

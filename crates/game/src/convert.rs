@@ -1,5 +1,43 @@
 //! Between stored games and the file formats: GGF and transcripts out, and GGF, transcript and
 //! WTHOR games in.
+//!
+//! # Examples
+//! The shortest possible game, White wiped out after nine moves, stored, written out as a
+//! transcript and as GGF, and read back as imports:
+//! ```
+//! use reversi_core::{BoardSize, Move, Rules, Score};
+//! use reversi_formats::{ggf::parse_ggf, transcript::parse_transcript_line};
+//! use reversi_game::convert::{from_ggf, from_transcript, to_ggf, to_transcript};
+//! use reversi_store::{MoveRecord, NewGame, Player, Status, Store};
+//!
+//! let mut store = Store::open_in_memory()?;
+//! let new = NewGame::standard(BoardSize::EIGHT, Rules::Othello,
+//!     Player::human("Ann"), Player::human("Ben"));
+//! let id = store.create_game(&new)?;
+//! let start = new.start_position();
+//! for name in ["e6", "f4", "e3", "f6", "g5", "d6", "e7", "f5", "c5"] {
+//!     store.append_move(id, &MoveRecord::bare(Move::Play(start.parse_square(name)?)))?;
+//! }
+//! let score = Score { black: 64, white: 0 };
+//! store.finish_game(id, score)?;
+//! let stored = store.load_game(id)?;
+//!
+//! let line = to_transcript(&stored);
+//! assert_eq!(line, "e6f4e3f6g5d6e7f5c5 64-0");
+//! let import = from_transcript(&parse_transcript_line(&line, start)?, "games.txt");
+//! assert_eq!((import.status, import.score), (Status::Finished, Some(score)));
+//! assert_eq!(import.moves.len(), 9);
+//!
+//! let text = to_ggf(&stored);
+//! assert!(text.starts_with("(;GM[Othello]"), "{text}");
+//! assert!(text.contains("PB[Ann]PW[Ben]RE[+64.00]"), "{text}");
+//! let ggf = &parse_ggf(&text)?[0];
+//! let game = ggf.game().map_err(|(ply, e)| format!("move {ply}: {e}"))?;
+//! let import = from_ggf(ggf, &game, "games.ggf");
+//! assert_eq!(import.game.black.name, "Ann");
+//! assert_eq!((import.score, import.source.as_deref()), (Some(score), Some("games.ggf")));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use reversi_core::{Game, Move, Position, Score};
 use reversi_formats::ggf::{GgfGame, GgfMove};
@@ -67,6 +105,9 @@ fn named(name: &str) -> Player {
     })
 }
 
+/// A game read from a GGF file, already replayed as `game`, as an import from `source`: the
+/// players by name (`PB`, `PW`), the date (`DT`), the event (`PC`), the result (`RE`, a margin
+/// turned into disc counts) and each move's evaluation and time.
 pub fn from_ggf(g: &GgfGame, game: &Game, source: &str) -> ImportGame {
     let cells = g.start.size().cells();
     let declared = g
@@ -91,6 +132,9 @@ pub fn from_ggf(g: &GgfGame, game: &Game, source: &str) -> ImportGame {
     out
 }
 
+/// A game read from a transcript line as an import from `source`. A transcript names no
+/// players, so both are `?`; a result after the moves (`33-31`, or a margin such as `B+4`)
+/// becomes the score.
 pub fn from_transcript(t: &TranscriptGame, source: &str) -> ImportGame {
     let cells = t.game.start().size().cells();
     let declared = t.result.and_then(|r| match r {
@@ -104,11 +148,20 @@ pub fn from_transcript(t: &TranscriptGame, source: &str) -> ImportGame {
 
 /// Why a WTHOR game does not replay: its 0-based move and the reason.
 pub struct WthorReplayError {
+    /// The 0-based index of the move among the game's stored moves (passes not counted).
     pub ply: usize,
+    /// The square and the rule it breaks, e.g. `a1: a1 flips no disc`.
     pub text: String,
 }
 
-/// A WTHOR game (passes not stored) as an import, passes put back by replaying.
+/// A WTHOR game (passes not stored) as an import, passes put back by replaying. `year` is the
+/// database's, `players` and `tournaments` its name files (a number with no name is written
+/// `#N`), and the result is the final score, or the disc count the file gives for Black when
+/// the moves stop early.
+///
+/// # Errors
+/// [`WthorReplayError`] when a move is illegal even after a pass: the file is damaged or not
+/// WTHOR.
 pub fn from_wthor(
     g: &reversi_formats::wthor::Game,
     year: u16,

@@ -19,6 +19,45 @@ pub const COMPUTER_NAME: &str = "reversi";
 
 /// The games of the database at a path, opened at first use. A database that does not exist
 /// yet lists no games and is not created by looking.
+///
+/// # Examples
+/// A game saved by a session into the database at a path, then listed, replayed, resumed and
+/// deleted through the history of that path:
+/// ```
+/// use reversi_game::{History, Player, Session, Settings, StoreLog};
+/// use reversi_store::{GameFilter, GameId};
+///
+/// let dir = std::env::temp_dir().join(format!("reversi-history-doc-{}", std::process::id()));
+/// let path = dir.join("games.sqlite3");
+/// let mut history = History::at(&path);
+/// assert!(history.list(&GameFilter::default())?.is_empty());
+/// assert!(!path.exists(), "looking creates no database");
+///
+/// let settings = Settings { white: Player::Human, ..Settings::default() };
+/// let mut session = Session::with_log(settings, Some(StoreLog::handle(&path)));
+/// for name in ["f5", "d6", "c3"] {
+///     let square = session.position().parse_square(name)?;
+///     session.play(square)?;
+/// }
+/// let id = GameId(session.log_id().expect("kept from the first move").0);
+///
+/// let games = history.list(&GameFilter::default())?;
+/// assert_eq!((games.len(), games[0].id, games[0].move_count), (1, id, 3));
+/// let mut replay = history.replay(id)?;
+/// replay.jump(replay.len());
+/// assert_eq!(replay.position(), session.position());
+///
+/// // The unfinished game goes on in the same record, with the same players.
+/// let resumed = history.resume(id, 1, None)?;
+/// assert_eq!(resumed.game(), session.game());
+/// assert!(resumed.player(reversi_core::Color::White).is_human());
+///
+/// assert!(history.delete(id)?);
+/// assert!(history.list(&GameFilter::default())?.is_empty());
+/// # drop((history, session, resumed));
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub struct History {
     path: PathBuf,
     store: Option<Store>,
@@ -112,15 +151,20 @@ pub fn stored_player(player: Player) -> reversi_store::Player {
 /// Why a stored game cannot be resumed.
 #[derive(Debug)]
 pub enum ResumeError {
+    /// No such game, or the database failed.
     Store(StoreError),
     /// The game has ended (finished or abandoned).
     Ended {
+        /// The game asked for.
         id: GameId,
+        /// How it ended.
         status: Status,
     },
     /// A computer player whose level this program does not know.
     UnknownLevel {
+        /// The game asked for.
         id: GameId,
+        /// The player as stored: its name and the level that does not parse.
         player: String,
     },
 }

@@ -6,6 +6,8 @@
 //! The terminal UI, plain mode and the web server are adapters over this crate: a new front
 //! end needs only it and its own screens.
 
+#![warn(missing_docs)]
+
 pub mod analysis;
 pub mod convert;
 mod history;

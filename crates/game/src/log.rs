@@ -22,6 +22,7 @@ impl fmt::Display for LogId {
 /// One move as kept: the move, how long the mover took, and the computer's evaluation.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct LoggedMove {
+    /// The square played, or a pass.
     pub mv: Move,
     /// Milliseconds from the moment the move could be made until it was made.
     pub time_ms: Option<u64>,

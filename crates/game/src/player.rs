@@ -8,13 +8,28 @@ use reversi_engine::ai::Ai;
 use reversi_engine::levels::Level;
 
 /// The player of one side.
+///
+/// # Examples
+/// ```
+/// use reversi_game::Player;
+///
+/// assert_eq!("human".parse(), Ok(Player::Human));
+/// let hard: Player = "ai:hard".parse()?;
+/// assert!(!hard.is_human() && hard.ai().is_some());
+/// assert_eq!(hard.to_string(), "ai:hard");
+/// assert!("robot".parse::<Player>().is_err());
+/// # Ok::<(), reversi_game::ParsePlayerError>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Player {
+    /// A person, who chooses each square through the front end.
     Human,
+    /// A computer player: a level of the engine, or a random, greedy or fixed-depth player.
     Computer(Ai),
 }
 
 impl Player {
+    /// Whether a person plays this side.
     #[must_use]
     pub fn is_human(self) -> bool {
         self == Player::Human
@@ -43,6 +58,7 @@ impl fmt::Display for Player {
 /// A player description that is not `human`, `ai` or `ai:…`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParsePlayerError {
+    /// The description as given.
     pub text: String,
     /// Why the computer player after `ai:` was refused, when that was the problem.
     pub reason: Option<String>,

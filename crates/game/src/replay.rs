@@ -8,10 +8,54 @@ use reversi_store::{GameInfo, MoveRecord, PlayerKind, Status, StoredGame};
 use crate::session::{move_at, result_line, LastMove};
 
 /// A stored game and how far into it the replay is.
+///
+/// # Examples
+/// A person's game against the computer, kept in an in-memory history and stepped through:
+/// ```
+/// use reversi_core::{BoardSize, Color, Move, Rules};
+/// use reversi_game::{outcome_text, player_name, record_note, Replay};
+/// use reversi_store::{MoveRecord, NewGame, Player, Store};
+///
+/// let mut store = Store::open_in_memory()?;
+/// let new = NewGame::standard(BoardSize::EIGHT, Rules::Othello,
+///     Player::human("Ann"), Player::computer("reversi", "hard"));
+/// let id = store.create_game(&new)?;
+/// let start = new.start_position();
+/// for (name, time_ms, eval) in [("f5", 2400, None), ("d6", 600, Some(-1.0))] {
+///     let mv = Move::Play(start.parse_square(name)?);
+///     store.append_move(id, &MoveRecord { mv, time_ms: Some(time_ms), eval })?;
+/// }
+///
+/// let mut replay = Replay::new(store.load_game(id)?);
+/// assert_eq!((replay.ply(), replay.len()), (0, 2));
+/// assert_eq!(replay.position(), &start);
+/// assert!(replay.last_move().is_none());
+///
+/// replay.forward();
+/// let f5 = replay.last_move().expect("one move shown");
+/// assert_eq!((f5.color, f5.mv.to_string()), (Color::Black, "f5".to_string()));
+/// assert_eq!(replay.position().disc_count(Color::Black), 4);
+/// let note = replay.last_record().map(record_note);
+/// assert_eq!(note.as_deref(), Some(" (2.4 s)"));
+///
+/// replay.jump(99); // past the end: the last position
+/// assert_eq!(replay.ply(), 2);
+/// let note = replay.last_record().map(record_note);
+/// assert_eq!(note.as_deref(), Some(" (0.6 s, eval -1)"));
+/// replay.back();
+/// assert_eq!(replay.ply(), 1);
+///
+/// assert_eq!(player_name(&replay.info.white), "reversi (level hard)");
+/// assert_eq!(outcome_text(&replay.info, &replay.game), "in progress, Black to move");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct Replay {
+    /// What the history knows of the game: players, dates, status and result.
     pub info: GameInfo,
+    /// The game replayed from its start, passes included.
     pub game: Game,
+    /// Each move's time and evaluation, as stored (one for each move of `game`).
     pub moves: Vec<MoveRecord>,
     /// Moves shown: 0 is the start, `len()` the last position.
     ply: usize,
@@ -47,6 +91,7 @@ impl Replay {
         self.ply
     }
 
+    /// The position shown.
     #[must_use]
     pub fn position(&self) -> &Position {
         &self.game.positions()[self.ply]
@@ -69,10 +114,12 @@ impl Replay {
         self.ply = ply.min(self.len());
     }
 
+    /// Shows the next position (stays on the last one).
     pub fn forward(&mut self) {
         self.jump(self.ply + 1);
     }
 
+    /// Shows the previous position (stays on the start).
     pub fn back(&mut self) {
         self.jump(self.ply.saturating_sub(1));
     }

@@ -20,6 +20,8 @@ use crate::settings::Settings;
 pub enum PlayError {
     /// The side to move is played by the computer.
     NotYourTurn(Color),
+    /// The rules refuse the move; the [`IllegalMove`] says why (the square is taken or flips
+    /// no disc, a pass while a square can be played, the game is over).
     Illegal(IllegalMove),
 }
 
@@ -43,15 +45,21 @@ impl From<IllegalMove> for PlayError {
 /// The last move played: who played it, where, and the discs it flipped.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LastMove {
+    /// The side that moved.
     pub color: Color,
+    /// The square played, or a pass.
     pub mv: Move,
+    /// The opponent's discs the move turned over (none for a pass or a Reversi centre
+    /// placement).
     pub flipped: Vec<Square>,
 }
 
 /// A computer's turn, ready to be thought about on any thread.
 #[derive(Debug, Clone)]
 pub struct ComputerTurn {
+    /// The side the computer plays now.
     pub color: Color,
+    /// The position to choose a move in.
     pub position: Position,
     /// Moves played before this turn; [`Session::play_computer`] refuses a decision made for
     /// another ply.
@@ -75,6 +83,43 @@ impl ComputerTurn {
 /// A session with a log keeps its game there: the record is made at the first move, each
 /// move is added as it is played, undo takes moves back from it, and the game's end is
 /// recorded. A clone writes to the same record.
+///
+/// # Examples
+/// Two people at one 8x8 board play the shortest possible game, in which White is wiped out
+/// after nine moves:
+/// ```
+/// use reversi_core::{Color, Score};
+/// use reversi_game::{result_line, PlayError, Player, Session, Settings};
+///
+/// let settings = Settings { white: Player::Human, ..Settings::default() };
+/// let mut session = Session::new(settings);
+/// let e6 = session.position().parse_square("e6")?;
+/// session.play(e6)?;
+/// assert_eq!(session.to_move(), Some(Color::White));
+/// assert_eq!(session.last_move().map(|m| m.flipped.len()), Some(1), "e6 flips e5");
+///
+/// // A square that flips nothing is refused, and the game is unchanged.
+/// let a1 = session.position().parse_square("a1")?;
+/// assert!(matches!(session.play(a1), Err(PlayError::Illegal(_))));
+/// assert_eq!(session.game().moves().len(), 1);
+///
+/// // Between two people, undo takes back one move and redo plays it again.
+/// assert_eq!(session.undo(), 1);
+/// assert_eq!(session.to_move(), Some(Color::Black));
+/// assert!(session.can_redo());
+/// assert_eq!(session.redo(), 1);
+///
+/// for name in ["f4", "e3", "f6", "g5", "d6", "e7", "f5", "c5"] {
+///     let square = session.position().parse_square(name)?;
+///     session.play(square)?;
+/// }
+/// assert!(session.is_over() && session.to_move().is_none());
+/// // Black has 13 discs and White none; the 51 empty squares go to the winner.
+/// let score = session.result().expect("the game is over");
+/// assert_eq!(score, Score { black: 64, white: 0 });
+/// assert_eq!(result_line(score), "Black wins 64-0");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct Session {
     settings: Settings,
@@ -89,6 +134,7 @@ pub struct Session {
 }
 
 impl Session {
+    /// A new game from the start of `settings`' board and rule, kept nowhere.
     #[must_use]
     pub fn new(settings: Settings) -> Session {
         Session::with_log(settings, None)
@@ -182,6 +228,7 @@ impl Session {
         &self.records
     }
 
+    /// What the game is played with.
     #[must_use]
     pub fn settings(&self) -> &Settings {
         &self.settings
@@ -193,11 +240,13 @@ impl Session {
         &self.game
     }
 
+    /// The position on the board now.
     #[must_use]
     pub fn position(&self) -> &Position {
         self.game.current()
     }
 
+    /// Who plays `color`.
     #[must_use]
     pub fn player(&self, color: Color) -> Player {
         self.settings.player(color)
@@ -221,6 +270,7 @@ impl Session {
         self.position().must_pass()
     }
 
+    /// Whether the game is over: neither side has a legal square.
     #[must_use]
     pub fn is_over(&self) -> bool {
         self.game.is_over()
@@ -356,11 +406,14 @@ impl Session {
             .find(|&k| self.is_human_decision(&positions[k]))
     }
 
+    /// Whether [`Session::undo`] would take anything back.
     #[must_use]
     pub fn can_undo(&self) -> bool {
         self.undo_target().is_some()
     }
 
+    /// Whether [`Session::redo`] would replay anything: an undo left moves to replay and no
+    /// new move was played since.
     #[must_use]
     pub fn can_redo(&self) -> bool {
         !self.redo.is_empty()

@@ -8,9 +8,14 @@ use crate::player::Player;
 /// What a new game is played with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Settings {
+    /// The board: an even size from 4x4 to 16x16, 8x8 for tournament Othello.
     pub size: BoardSize,
+    /// How the game starts: Othello's four centre discs set up, or Reversi's empty board whose
+    /// first four moves fill the centre.
     pub rules: Rules,
+    /// Who plays Black, the side that moves first.
     pub black: Player,
+    /// Who plays White.
     pub white: Player,
     /// Drives the computer players' random choices; the same seed replays the same game.
     pub seed: u64,
@@ -29,6 +34,7 @@ impl Default for Settings {
 }
 
 impl Settings {
+    /// Who plays `color`.
     #[must_use]
     pub fn player(&self, color: Color) -> Player {
         match color {

@@ -22,6 +22,37 @@ enum Db {
 }
 
 /// Keeps games in the history database, one record per game.
+///
+/// # Examples
+/// A session saving its moves into an in-memory history: the record is made at the first
+/// move, and a move taken back leaves the record too.
+/// ```
+/// use std::sync::{Arc, Mutex};
+///
+/// use reversi_game::{LogHandle, Player, Session, Settings, StoreLog};
+/// use reversi_store::{GameId, PlayerKind, Status, Store};
+///
+/// let log = Arc::new(Mutex::new(StoreLog::open(Store::open_in_memory()?)));
+/// let settings = Settings { white: Player::Human, ..Settings::default() };
+/// let mut session = Session::with_log(settings, Some(LogHandle::new(Arc::clone(&log))));
+/// assert!(session.is_saving() && session.log_id().is_none());
+///
+/// for name in ["f5", "d6", "c3"] {
+///     let square = session.position().parse_square(name)?;
+///     session.play(square)?;
+/// }
+/// assert_eq!(session.undo(), 1);
+/// assert!(session.save_error().is_none());
+///
+/// let id = GameId(session.log_id().expect("kept from the first move").0);
+/// let log = log.lock().expect("no thread panicked while saving");
+/// let stored = log.store().expect("opened at the first move").load_game(id)?;
+/// assert_eq!(stored.game.moves(), session.game().moves());
+/// assert_eq!(stored.info.status, Status::InProgress);
+/// assert_eq!(stored.info.black.kind, PlayerKind::Human);
+/// assert!(stored.moves.iter().all(|m| m.time_ms.is_some()), "each move's time is kept");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub struct StoreLog {
     db: Db,
     /// A record made before the first move (the web game's id), handed out at that move.

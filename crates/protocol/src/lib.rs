@@ -5,4 +5,6 @@
 //! Nothing here prints or exits: the engine side writes to any [`std::io::Write`], so whole
 //! sessions are tested in-process, and every malformed line is ignored as the protocol asks.
 
+#![warn(missing_docs)]
+
 pub mod nboard;

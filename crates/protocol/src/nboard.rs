@@ -4,7 +4,7 @@
 //! - [`command`]: the GUI's command lines, parsed.
 //! - [`notation`]: how moves, evaluations, depths and lines of play are written and read.
 //! - [`session`]: the engine's side, a state machine over an [`reversi_engine::engine::Engine`].
-//! - [`serve`]: the loop that reads lines on their own thread so `ping` stops a search.
+//! - [`serve`](mod@serve): the loop that reads lines on their own thread so `ping` stops a search.
 //! - [`client`]: the GUI's side, driving an external engine process with timeouts.
 
 pub mod client;

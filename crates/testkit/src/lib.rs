@@ -15,6 +15,8 @@
 //! assert!(moves.contains(mv));
 //! ```
 
+#![warn(missing_docs)]
+
 mod command;
 mod data;
 mod rng;

@@ -16,7 +16,12 @@ use super::notation::{move_text, parse_annotated, AnnotatedMove, ParseMoveError}
 #[derive(Debug)]
 pub enum ClientError {
     /// The program could not be started.
-    Spawn { command: String, source: io::Error },
+    Spawn {
+        /// The command line, program and arguments joined by spaces.
+        command: String,
+        /// Why it could not be started (no such program, not executable, an empty command).
+        source: io::Error,
+    },
     /// The engine closed its output: it exited (with this status, when known) or crashed.
     Exited(Option<ExitStatus>),
     /// No expected answer within this time.
@@ -25,7 +30,9 @@ pub enum ClientError {
     Write(io::Error),
     /// The `===` answer does not hold a move.
     BadAnswer {
+        /// The engine's whole answer line.
         line: String,
+        /// Why the move in it was not read.
         reason: ParseMoveError,
     },
 }

@@ -60,6 +60,18 @@ impl Command {
     ///
     /// # Errors
     /// [`ParseCommandError`] for a blank line, an unknown command, or a bad argument.
+    ///
+    /// # Examples
+    /// ```
+    /// use reversi_protocol::nboard::{Command, ParseCommandError};
+    ///
+    /// assert_eq!(Command::parse("set depth 12"), Ok(Command::SetDepth(12)));
+    /// assert_eq!(Command::parse("move F5/-1.00/0.52"), Ok(Command::Move("F5/-1.00/0.52".into())));
+    /// // Protocol version 1 sent moves bare.
+    /// assert_eq!(Command::parse("D6"), Ok(Command::Move("D6".into())));
+    /// assert_eq!(Command::parse("hint 0"), Err(ParseCommandError::BadArgument("hint 0".into())));
+    /// assert!(matches!(Command::parse("frobnicate"), Err(ParseCommandError::Unknown(_))));
+    /// ```
     pub fn parse(line: &str) -> Result<Command, ParseCommandError> {
         let line = line.trim();
         let bad = || ParseCommandError::BadArgument(line.to_string());

@@ -53,7 +53,9 @@ pub fn eval_text(score: i32, kind: ScoreKind) -> String {
 /// A move that is not a square of the board nor a pass.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParseMoveError {
+    /// The move as written (its first field, without evaluation and time).
     pub text: String,
+    /// Why it is not a square of the board.
     pub reason: ParseSquareError,
 }
 
@@ -68,6 +70,7 @@ impl std::error::Error for ParseMoveError {}
 /// A move with what its player said about it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct AnnotatedMove {
+    /// The square played, or a pass.
     pub mv: Move,
     /// The mover's evaluation in discs, when given.
     pub eval: Option<f64>,
@@ -81,6 +84,22 @@ pub struct AnnotatedMove {
 ///
 /// # Errors
 /// [`ParseMoveError`] when the move is neither a square of a board of `size` nor a pass.
+///
+/// # Examples
+/// ```
+/// use reversi_core::{BoardSize, Move};
+/// use reversi_protocol::nboard::notation::{move_text, parse_annotated};
+///
+/// let m = parse_annotated("F5/-1.50/2.25", BoardSize::EIGHT)?;
+/// assert_eq!((move_text(m.mv), m.eval, m.seconds), ("F5".to_string(), Some(-1.5), Some(2.25)));
+/// // Edax answers `go` with spaces; a pass may be written `PA`, `pass` or `--`.
+/// let m = parse_annotated("d6 -1.00 0.0", BoardSize::EIGHT)?;
+/// assert_eq!((move_text(m.mv), m.eval), ("D6".to_string(), Some(-1.0)));
+/// assert_eq!(parse_annotated("--", BoardSize::EIGHT)?.mv, Move::Pass);
+/// // i1 is off an 8x8 board.
+/// assert_eq!(parse_annotated("i1/0.5", BoardSize::EIGHT).unwrap_err().text, "i1");
+/// # Ok::<(), reversi_protocol::nboard::notation::ParseMoveError>(())
+/// ```
 pub fn parse_annotated(text: &str, size: BoardSize) -> Result<AnnotatedMove, ParseMoveError> {
     let mut fields = text
         .split(|c: char| c == '/' || c.is_whitespace())

@@ -17,6 +17,7 @@ pub struct Interrupt {
 }
 
 impl Interrupt {
+    /// A flag that is down, with no interrupting command waiting.
     #[must_use]
     pub fn new() -> Interrupt {
         Interrupt::default()
@@ -54,6 +55,22 @@ impl Interrupt {
 ///
 /// # Errors
 /// When writing a reply fails (the GUI has gone).
+///
+/// # Examples
+/// The engine's side of a whole session, the GUI's lines read from memory:
+/// ```
+/// use reversi_engine::engine::Engine;
+/// use reversi_protocol::nboard::{serve, Session};
+///
+/// let mut session = Session::new(Engine::new(1, 1));
+/// let input = std::io::Cursor::new("nboard 2\nset depth 1\nmove F5\nping 3\nquit\nping 4\n");
+/// let mut out = Vec::new();
+/// serve(&mut session, input, &mut out)?;
+/// // Nothing after `quit` is read.
+/// assert_eq!(String::from_utf8(out)?, "set myname Reversi1\npong 3\n");
+/// assert_eq!(session.game().moves().len(), 1);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn serve<R>(session: &mut Session, input: R, out: &mut dyn Write) -> io::Result<()>
 where
     R: BufRead + Send + 'static,

@@ -17,7 +17,9 @@ use super::notation::{depth_text, eval_text, line_text, move_text, parse_annotat
 /// Whether the session goes on after a command.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Flow {
+    /// Read the next line.
     Continue,
+    /// The GUI said `quit`: the session is over.
     Quit,
 }
 
@@ -33,6 +35,37 @@ pub const DEFAULT_DEPTH: u32 = Level::DEFAULT.get() as u32;
 /// Games the bitboard engine cannot search (boards larger than 8x8, the Reversi rule's centre
 /// placement) are still set up and followed move by move, but `go`, `hint` and `analyze`
 /// answer them with a `status` line saying why instead of a move.
+///
+/// # Examples
+/// A GUI sets a shallow depth, plays two moves and asks for the engine's move; the replies
+/// are written to a `Vec` here, to standard output by `reversi nboard`:
+/// ```
+/// use std::sync::atomic::AtomicBool;
+///
+/// use reversi_engine::engine::Engine;
+/// use reversi_protocol::nboard::notation::parse_annotated;
+/// use reversi_protocol::nboard::{Flow, Session};
+///
+/// let mut session = Session::new(Engine::new(1, 1));
+/// let stop = AtomicBool::new(false);
+/// let mut out = Vec::new();
+/// for line in ["nboard 2", "set depth 4", "move F5", "move D6/0.50/1.2", "junk", "ping 1", "go"] {
+///     assert_eq!(session.handle_line(line, &mut out, &stop)?, Flow::Continue);
+/// }
+/// assert_eq!(session.handle_line("quit", &mut out, &stop)?, Flow::Quit);
+///
+/// let replies = String::from_utf8(out)?;
+/// let replies: Vec<&str> = replies.lines().collect();
+/// assert_eq!(replies[..3], ["set myname Reversi4", "pong 1", "status Reversi4 is thinking"]);
+/// assert!(replies.iter().any(|l| l.starts_with("search ")), "{replies:?}");
+/// // The answer is a legal move for Black; `go` does not play it.
+/// let answer = replies.last().and_then(|l| l.strip_prefix("=== ")).expect("an answer");
+/// let game = session.game();
+/// let mv = parse_annotated(answer, game.current().size())?.mv;
+/// assert!(game.current().play(mv).is_ok(), "{answer}");
+/// assert_eq!(game.moves().len(), 2);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub struct Session {
     engine: Engine,
     game: Game,
