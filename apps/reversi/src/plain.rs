@@ -369,49 +369,4 @@ mod tests {
         let scores: Vec<&str> = list.split(", ").map(|h| &h[3..]).collect();
         assert!(scores.iter().all(|s| *s == scores[0]), "{line}");
     }
-
-    /// A stored game of Ann (Black) against the computer with `moves`, each taking 1.5 s and
-    /// White's moves evaluated at -2.
-    fn stored(moves: &[&str]) -> reversi_store::StoredGame {
-        use reversi_core::BoardSize;
-        use reversi_store::{MoveRecord, NewGame, Player, Store};
-        let mut store = Store::open_in_memory().unwrap();
-        let new = NewGame::standard(
-            BoardSize::EIGHT,
-            reversi_core::Rules::Othello,
-            Player::human("Ann"),
-            Player::computer("reversi", "hard"),
-        );
-        let id = store.create_game(&new).unwrap();
-        for (i, m) in moves.iter().enumerate() {
-            let rec = MoveRecord {
-                mv: Move::Play(new.start_position().parse_square(m).unwrap()),
-                time_ms: Some(1500),
-                eval: (i % 2 == 1).then_some(-2.0),
-            };
-            store.append_move(id, &rec).unwrap();
-        }
-        store.load_game(id).unwrap()
-    }
-
-    #[test]
-    fn the_plain_replay_prints_every_position() {
-        let r = Replay::new(stored(&["f5", "d6"]));
-        let mut out = Vec::new();
-        print_replay(&r, &mut out).unwrap();
-        let text = String::from_utf8(out).unwrap();
-        assert!(
-            text.starts_with("Game 1: Ann (Black) vs reversi (level hard) (White), 8x8 othello"),
-            "{text}"
-        );
-        assert!(text.contains("\n1. Black f5 (1.5 s)\n"), "{text}");
-        assert!(text.contains("\n2. White d6 (1.5 s, eval -2)\n"), "{text}");
-        assert!(text.contains("last: White d6 flipping d5"), "{text}");
-        assert!(
-            text.ends_with("After 2 moves: Black 3, White 3; in progress, Black to move\n"),
-            "{text}"
-        );
-        // The start and one board per move.
-        assert_eq!(text.matches("    a b c d e f g h").count(), 3);
-    }
 }

@@ -208,5 +208,9 @@ mod tests {
         r.jump(99);
         assert_eq!(r.ply(), 3);
         assert_eq!(r.last_record().unwrap().time_ms, Some(1500));
+        // The notes a plain replay prints beside each move.
+        assert_eq!(record_note(&r.moves[0]), " (1.5 s)");
+        assert_eq!(record_note(&r.moves[1]), " (1.5 s, eval -2)");
+        assert_eq!(player_name(&r.info.white), "reversi (level hard)");
     }
 }
