@@ -1,75 +1,96 @@
-//! Which SIMD kernels this machine runs, chosen once at run time: the x86-64 kernels (AVX2
-//! for moves and flips, BMI2's `pext` for pattern indices and last-square flips, with POPCNT,
-//! LZCNT and BMI1 in the code around them) where the CPU has those features, else the
-//! portable scalar kernels. The program is built for any x86-64 (or other) CPU; nothing is
-//! decided at compile time.
+//! Which SIMD code this machine runs, chosen once at run time. The program is built for any
+//! x86-64 (or other) CPU; nothing is decided at compile time. Three tiers:
+//! - portable: plain Rust on 64-bit integers, everywhere;
+//! - x86-64-v3: the AVX2 kernels for moves and flips, BMI2's `pext` for pattern indices and
+//!   last-square flips, and the hot search compiled with AVX2, BMI1/2, POPCNT and LZCNT;
+//! - x86-64-v4: the same kernels, the hot search compiled with AVX-512 (F, BW, CD, DQ, VL) as
+//!   well, where the CPU has it.
 //!
-//! `REVERSI_KERNEL=portable` in the environment makes a process use the portable kernels even
-//! where the SIMD ones would run, so that tests and benchmarks can compare the two.
+//! `REVERSI_KERNEL=portable` (or `x86-64-v3`) in the environment holds a process to that tier
+//! even where a higher one would run, so that tests and benchmarks can compare them.
 
 use std::sync::atomic::{AtomicU8, Ordering};
 
-/// A set of kernels.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// A tier of SIMD code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Kernel {
     /// Plain Rust on 64-bit integers: runs everywhere.
     Portable,
     /// AVX2, BMI1, BMI2, POPCNT and LZCNT (the x86-64-v3 level): Intel Haswell (2013) and
     /// later, AMD Excavator (2015) and later.
     X86V3,
+    /// x86-64-v3 plus AVX-512 F, BW, CD, DQ and VL (the x86-64-v4 level): Intel Skylake-X
+    /// (2017) and later server chips, AMD Zen 4 (2022) and later.
+    X86V4,
 }
 
 impl Kernel {
-    /// The kernels' name as `REVERSI_KERNEL` and the benchmarks spell it.
+    /// The tier's name, as `REVERSI_KERNEL` takes it.
     #[must_use]
     pub fn name(self) -> &'static str {
         match self {
             Kernel::Portable => "portable",
-            Kernel::X86V3 => "x86-64-v3 (AVX2, BMI2)",
+            Kernel::X86V3 => "x86-64-v3",
+            Kernel::X86V4 => "x86-64-v4",
+        }
+    }
+
+    /// The tier this CPU runs at best.
+    #[must_use]
+    pub fn best_for_cpu() -> Kernel {
+        if cpu_has_x86v4() {
+            Kernel::X86V4
+        } else if cpu_has_x86v3() {
+            Kernel::X86V3
+        } else {
+            Kernel::Portable
         }
     }
 }
 
-/// 0: not decided yet; 1: portable; 2: x86-64-v3.
+/// 0: not decided yet; else 1 + the tier's position in [`Kernel`].
 static SELECTED: AtomicU8 = AtomicU8::new(0);
 
-/// The kernels this process uses: the fastest the CPU runs, unless `REVERSI_KERNEL=portable`.
+/// The tier this process uses: the best the CPU runs, or lower if `REVERSI_KERNEL` says so.
 #[inline(always)]
 #[must_use]
 pub fn selected() -> Kernel {
     match SELECTED.load(Ordering::Relaxed) {
+        3 => Kernel::X86V4,
         2 => Kernel::X86V3,
         1 => Kernel::Portable,
         _ => decide(),
     }
 }
 
-/// Whether the x86-64-v3 kernels are in use (the hot paths' one-branch test).
+/// Whether the AVX2/BMI2 kernels are in use (x86-64-v3 or v4): the one branch the kernels'
+/// callers outside the multiversioned code take.
 #[inline(always)]
 #[must_use]
 pub fn simd() -> bool {
-    selected() == Kernel::X86V3
+    selected() >= Kernel::X86V3
 }
 
 #[cold]
 fn decide() -> Kernel {
-    let forced = std::env::var_os("REVERSI_KERNEL").is_some_and(|v| v == "portable");
-    let kernel = if !forced && cpu_has_x86v3() {
-        Kernel::X86V3
-    } else {
-        Kernel::Portable
+    let cap = match std::env::var("REVERSI_KERNEL").as_deref() {
+        Ok("portable") => Kernel::Portable,
+        Ok("x86-64-v3") => Kernel::X86V3,
+        _ => Kernel::X86V4,
     };
+    let kernel = Kernel::best_for_cpu().min(cap);
     SELECTED.store(
         match kernel {
             Kernel::Portable => 1,
             Kernel::X86V3 => 2,
+            Kernel::X86V4 => 3,
         },
         Ordering::Relaxed,
     );
     kernel
 }
 
-/// Whether this CPU runs the x86-64-v3 kernels, whatever `REVERSI_KERNEL` says.
+/// Whether this CPU runs the x86-64-v3 tier, whatever `REVERSI_KERNEL` says.
 #[must_use]
 pub fn cpu_has_x86v3() -> bool {
     #[cfg(target_arch = "x86_64")]
@@ -79,6 +100,24 @@ pub fn cpu_has_x86v3() -> bool {
             && std::arch::is_x86_feature_detected!("bmi2")
             && std::arch::is_x86_feature_detected!("popcnt")
             && std::arch::is_x86_feature_detected!("lzcnt")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// Whether this CPU runs the x86-64-v4 tier, whatever `REVERSI_KERNEL` says.
+#[must_use]
+pub fn cpu_has_x86v4() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        cpu_has_x86v3()
+            && std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512bw")
+            && std::arch::is_x86_feature_detected!("avx512cd")
+            && std::arch::is_x86_feature_detected!("avx512dq")
+            && std::arch::is_x86_feature_detected!("avx512vl")
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -108,7 +147,8 @@ impl std::fmt::Debug for Kernels {
     }
 }
 
-/// Every kernel set this CPU runs, the portable one first.
+/// Every distinct set of kernels this CPU runs, the portable one first (x86-64-v4 uses the
+/// x86-64-v3 kernels; only the code around them differs).
 #[must_use]
 pub fn available() -> Vec<Kernels> {
     let mut sets = vec![Kernels {
@@ -170,21 +210,26 @@ pub(crate) mod portable {
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86v3 {
     pub(crate) use crate::flip::avx2::flips;
-    pub(crate) use crate::flip::bmi2::count_last_flips;
+
+    /// [`crate::flip::bmi2::count_last_flips`], inlined into the multiversioned code.
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    pub(crate) fn count_last_flips(p: u64, sq: u32) -> u32 {
+        // SAFETY: this facade is imported only by the `x86v3` and `x86v4` copies that
+        // `multiversion!` makes, which are compiled with BMI2 and entered (by `dispatch!`)
+        // only on a CPU that has it.
+        unsafe { crate::flip::bmi2::count_last_flips_inlined(p, sq) }
+    }
     pub(crate) use crate::mobility::avx2::moves;
     pub(crate) use crate::pattern::bmi2::ternary;
 }
 
-/// The target features of the x86-64-v3 kernels, as `#[target_feature(enable = ...)]` takes
-/// them (see [`multiversion`]).
-pub const X86V3_FEATURES: &str = "avx2,bmi1,bmi2,popcnt,lzcnt";
-
-/// Compiles free functions twice, into a module `portable` (the portable kernels, no
-/// feature) and a module `x86v3` (the x86-64-v3 kernels, every function compiled with those
-/// features so that the kernels inline and POPCNT/LZCNT/BMI1 serve `count_ones` and friends).
-/// Inside, the functions call each other and `flips`/`moves`/`count_last_flips` by plain name
-/// and get their own module's versions. Callers pick a module with [`simd`]; calling into
-/// `x86v3` needs `unsafe` (the CPU check).
+/// Compiles free functions three times, into modules `portable` (the portable kernels, no
+/// target feature), `x86v3` and `x86v4` (the AVX2/BMI2 kernels, every function compiled with
+/// the tier's features so that the kernels inline and POPCNT/LZCNT/BMI1 serve `count_ones`
+/// and friends). Inside, the functions call each other and `flips`/`moves`/
+/// `count_last_flips`/`ternary` by plain name and get their own module's versions. Callers
+/// enter through [`dispatch`].
 ///
 /// Each function must be written `fn name(args) -> Type { body }`, optionally after
 /// attributes (not `#[inline(always)]`, which target features do not allow).
@@ -211,21 +256,46 @@ macro_rules! multiversion {
                 pub(crate) fn $name($($args)*) -> $ret $body
             )*
         }
+        /// The functions above compiled for x86-64-v4 on the x86-64-v3 kernels.
+        #[cfg(target_arch = "x86_64")]
+        pub(crate) mod x86v4 {
+            #[allow(unused_imports)]
+            use super::*;
+            #[allow(unused_imports)]
+            use $crate::kernel::x86v3::*;
+            $(
+                $(#[$m])*
+                #[target_feature(
+                    enable = "avx512f,avx512bw,avx512cd,avx512dq,avx512vl,avx2,bmi1,bmi2,popcnt,lzcnt"
+                )]
+                pub(crate) fn $name($($args)*) -> $ret $body
+            )*
+        }
     };
 }
 pub(crate) use multiversion;
 
-/// Calls `module::x86v3::f(args)` where [`simd`] says the CPU runs it, else
-/// `module::portable::f(args)`: the one place multiversioned code is entered.
+/// Returns `module::TIER::f(args)` for the tier [`selected`] names (`x86v4`, `x86v3` or
+/// `portable`): the one place multiversioned code is entered.
 macro_rules! dispatch {
     ($module:ident, $f:ident($($arg:expr),* $(,)?)) => {{
         #[cfg(target_arch = "x86_64")]
-        if $crate::kernel::simd() {
-            // SAFETY: `simd()` is true only on a CPU with every x86-64-v3 feature the
-            // `x86v3` functions are compiled with (`kernel::cpu_has_x86v3`).
-            #[allow(unsafe_code)]
-            let value = unsafe { $module::x86v3::$f($($arg),*) };
-            return value;
+        match $crate::kernel::selected() {
+            $crate::kernel::Kernel::X86V4 => {
+                // SAFETY: `selected()` names x86-64-v4 only on a CPU with every feature the
+                // `x86v4` functions are compiled with (`kernel::cpu_has_x86v4`).
+                #[allow(unsafe_code)]
+                let value = unsafe { $module::x86v4::$f($($arg),*) };
+                return value;
+            }
+            $crate::kernel::Kernel::X86V3 => {
+                // SAFETY: `selected()` names x86-64-v3 only on a CPU with every feature the
+                // `x86v3` functions are compiled with (`kernel::cpu_has_x86v3`).
+                #[allow(unsafe_code)]
+                let value = unsafe { $module::x86v3::$f($($arg),*) };
+                return value;
+            }
+            $crate::kernel::Kernel::Portable => {}
         }
         $module::portable::$f($($arg),*)
     }};

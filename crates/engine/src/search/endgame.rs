@@ -69,38 +69,17 @@ impl Searcher<'_> {
     #[inline(always)]
     fn solve_1(&mut self, b: Board) -> i32 {
         let sq = (b.empties() & self.mask).trailing_zeros();
-        #[cfg(target_arch = "x86_64")]
-        if kernel::simd() {
-            // SAFETY: `simd()` is true only on a CPU with the x86-64-v3 features.
-            #[allow(unsafe_code)]
-            let v = unsafe { leaves::x86v3::solve_1_at(self, b, sq) };
-            return v;
-        }
-        leaves::portable::solve_1_at(self, b, sq)
+        kernel::dispatch!(leaves, solve_1_at(self, b, sq))
     }
 
     /// Two empty squares `x1 < x2`.
     fn solve_2(&mut self, b: Board, alpha: i32, beta: i32, x1: u32, x2: u32) -> i32 {
-        #[cfg(target_arch = "x86_64")]
-        if kernel::simd() {
-            // SAFETY: `simd()` is true only on a CPU with the x86-64-v3 features.
-            #[allow(unsafe_code)]
-            let v = unsafe { leaves::x86v3::solve_2(self, b, alpha, beta, x1, x2) };
-            return v;
-        }
-        leaves::portable::solve_2(self, b, alpha, beta, x1, x2)
+        kernel::dispatch!(leaves, solve_2(self, b, alpha, beta, x1, x2))
     }
 
     /// Three to six empties.
     fn solve_shallow(&mut self, b: Board, alpha: i32, beta: i32, n: u32) -> i32 {
-        #[cfg(target_arch = "x86_64")]
-        if kernel::simd() {
-            // SAFETY: `simd()` is true only on a CPU with the x86-64-v3 features.
-            #[allow(unsafe_code)]
-            let v = unsafe { leaves::x86v3::solve_shallow(self, b, alpha, beta, n) };
-            return v;
-        }
-        leaves::portable::solve_shallow(self, b, alpha, beta, n)
+        kernel::dispatch!(leaves, solve_shallow(self, b, alpha, beta, n))
     }
 
     /// Deeper endgames: move generation, fastest-first ordering, negascout and the table.

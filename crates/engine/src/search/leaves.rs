@@ -7,31 +7,37 @@ use super::{final_score, odd_quadrants, Searcher, INF};
 use crate::flip::NEIGHBOURS;
 use crate::Board;
 
-crate::kernel::multiversion! {
-    /// One empty square, `sq`: whoever can play it does, and the game ends.
-    #[inline]
-    fn solve_1_at(s: &mut Searcher<'_>, b: Board, sq: u32) -> i32 {
+/// One empty square, `sq`: whoever can play it does, and the game ends. A macro, so that each
+/// copy of the functions below has it inline with its own kernels (target features forbid
+/// `#[inline(always)]`; a call here cost about 2 % of `reversi bench`).
+macro_rules! solve_1_at {
+    ($s:expr, $b:expr, $sq:expr) => {{
+        let (s, b, sq): (&mut Searcher<'_>, Board, u32) = ($s, $b, $sq);
         s.nodes += 1;
         let diff = b.player.count_ones() as i32 - b.opponent.count_ones() as i32;
-        let n = last_flips(s.mask, b.player, b.opponent, sq) as i32;
-        if n != 0 {
-            return diff + 2 * n + 1;
+        let mine = last_flips!(s.mask, b.player, b.opponent, sq) as i32;
+        if mine != 0 {
+            diff + 2 * mine + 1
+        } else {
+            let theirs = last_flips!(s.mask, b.opponent, b.player, sq) as i32;
+            if theirs != 0 {
+                diff - 2 * theirs - 1
+            } else {
+                match diff.signum() {
+                    1 => diff + 1,
+                    -1 => diff - 1,
+                    _ => 0,
+                }
+            }
         }
-        let n = last_flips(s.mask, b.opponent, b.player, sq) as i32;
-        if n != 0 {
-            return diff - 2 * n - 1;
-        }
-        match diff.signum() {
-            1 => diff + 1,
-            -1 => diff - 1,
-            _ => 0,
-        }
-    }
+    }};
+}
 
-    /// How many discs `p` flips by playing the last empty square `sq` of a board under
-    /// `mask`.
-    #[inline]
-    fn last_flips(mask: u64, p: u64, o: u64, sq: u32) -> u32 {
+/// How many discs `p` flips by playing the last empty square `sq` of a board under `mask`
+/// (inline in each copy, as [`solve_1_at`]).
+macro_rules! last_flips {
+    ($mask:expr, $p:expr, $o:expr, $sq:expr) => {{
+        let (mask, p, o, sq): (u64, u64, u64, u32) = ($mask, $p, $o, $sq);
         if mask == u64::MAX {
             // A full 8x8 board: count line by line without computing the flips.
             count_last_flips(p, sq)
@@ -40,6 +46,13 @@ crate::kernel::multiversion! {
         } else {
             0
         }
+    }};
+}
+
+crate::kernel::multiversion! {
+    /// One empty square, `sq` (see the macro [`solve_1_at`]).
+    fn solve_1_at(s: &mut Searcher<'_>, b: Board, sq: u32) -> i32 {
+        solve_1_at!(s, b, sq)
     }
 
     /// Two empty squares `x1 < x2` (their order by parity is always the square order: both
@@ -50,7 +63,7 @@ crate::kernel::multiversion! {
         if NEIGHBOURS[x1 as usize] & b.opponent != 0 {
             let f = flips(b.player, b.opponent, x1);
             if f != 0 {
-                best = -solve_1_at(s, b.make(x1, f), x2);
+                best = -solve_1_at!(s, b.make(x1, f), x2);
                 if best >= beta {
                     return best;
                 }
@@ -59,7 +72,7 @@ crate::kernel::multiversion! {
         if NEIGHBOURS[x2 as usize] & b.opponent != 0 {
             let f = flips(b.player, b.opponent, x2);
             if f != 0 {
-                return best.max(-solve_1_at(s, b.make(x2, f), x1));
+                return best.max(-solve_1_at!(s, b.make(x2, f), x1));
             }
         }
         if best == -INF {
