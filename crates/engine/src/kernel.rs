@@ -34,6 +34,18 @@ impl Kernel {
 static SELECTED: AtomicU8 = AtomicU8::new(0);
 
 /// The kernels this process uses: the fastest the CPU runs, unless `REVERSI_KERNEL=portable`.
+/// The first call checks the CPU and the environment; later calls read the answer.
+///
+/// # Examples
+/// ```
+/// use reversi_engine::kernel::{self, Kernel};
+///
+/// let kernel = kernel::selected();
+/// println!("moves and flips run on the {} kernels", kernel.name());
+/// // The choice is made once: the SIMD kernels only where the CPU runs them.
+/// assert_eq!(kernel::selected(), kernel);
+/// assert!(kernel == Kernel::Portable || kernel::cpu_has_x86v3());
+/// ```
 #[inline(always)]
 #[must_use]
 pub fn selected() -> Kernel {
@@ -109,6 +121,22 @@ impl std::fmt::Debug for Kernels {
 }
 
 /// Every kernel set this CPU runs, the portable one first.
+///
+/// # Examples
+/// ```
+/// use reversi_engine::kernel::{self, Kernel};
+/// use reversi_engine::Board;
+///
+/// let sets = kernel::available();
+/// assert_eq!(sets[0].kernel, Kernel::Portable);
+/// assert!(sets.iter().any(|set| set.kernel == kernel::selected()));
+/// // Every set finds the same four first moves, and f5 (bit 37) flipping e5 (bit 36).
+/// let (p, o) = (Board::START.player, Board::START.opponent);
+/// for set in &sets {
+///     assert_eq!((set.moves)(p, o), Board::START.moves(), "{set:?}");
+///     assert_eq!((set.flips)(p, o, 37), 1 << 36, "{set:?}");
+/// }
+/// ```
 #[must_use]
 pub fn available() -> Vec<Kernels> {
     let mut sets = vec![Kernels {
