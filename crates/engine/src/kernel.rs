@@ -204,7 +204,8 @@ pub(crate) mod x86v3 {
 }
 
 /// The target features of the x86-64-v3 kernels, as `#[target_feature(enable = ...)]` takes
-/// them (see [`multiversion`]).
+/// them: the features the crate's multiversioned search and perft are compiled with in their
+/// x86-64-v3 copies, and those [`cpu_has_x86v3`] checks for.
 pub const X86V3_FEATURES: &str = "avx2,bmi1,bmi2,popcnt,lzcnt";
 
 /// Compiles free functions twice, into a module `portable` (the portable kernels, no
