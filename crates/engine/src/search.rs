@@ -36,8 +36,8 @@ pub const INF: i32 = 127;
 /// [`Sq`](crate::Sq) and [`Move`].
 pub(crate) const NO_MOVE: u8 = 64;
 
-/// What stops a search: the caller's flag, the engine's own flag (set when the main thread
-/// is done, to release the helper threads), a deadline and a node budget.
+/// What stops a search: the caller's flag, an optional second flag, a deadline and a node
+/// budget.
 pub struct Stopper<'a> {
     /// Set by the caller to stop the search (a move played, the user's stop key).
     pub flag: &'a AtomicBool,
