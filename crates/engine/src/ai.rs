@@ -23,7 +23,12 @@ pub enum Ai {
     /// The move that flips the most discs (ties: the first in board order).
     Greedy,
     /// A classic algorithm at a fixed depth with the hand-made square-weight evaluation.
-    Classic { algorithm: Algorithm, depth: u32 },
+    Classic {
+        /// The search algorithm.
+        algorithm: Algorithm,
+        /// Plies searched, 1 to 20 when parsed.
+        depth: u32,
+    },
     /// An engine level.
     Level(Level),
 }
@@ -98,11 +103,38 @@ impl FromStr for Ai {
 /// The move a computer player chose, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Decision {
+    /// The move to play: a square, or [`Move::Pass`] when the player must pass.
     pub mv: Move,
+    /// The search's report behind it ([`Thinking::default`] for a forced pass).
     pub thinking: Thinking,
 }
 
 /// A computer player with its random seed.
+///
+/// # Examples
+/// ```
+/// use std::sync::atomic::AtomicBool;
+/// use reversi_core::{BoardSize, Move, Position, Rules};
+/// use reversi_engine::ai::{Ai, Computer};
+/// use reversi_engine::ScoreKind;
+///
+/// let start = Position::start(BoardSize::EIGHT, Rules::Othello);
+/// let stop = AtomicBool::new(false);
+///
+/// // Every first move flips one disc; the greedy player takes the first in board order.
+/// let mut greedy = Computer::new("greedy".parse::<Ai>()?, 1);
+/// let decision = greedy.choose(&start, &stop, &mut |_| {}).expect("the game is on");
+/// assert_eq!(decision.mv, Move::Play(start.parse_square("d3")?));
+/// let best = decision.thinking.best.expect("scored");
+/// assert_eq!((best.score, best.kind), (1, ScoreKind::Flips));
+///
+/// // Alpha-beta at two plies plays a legal move, and scores every one.
+/// let mut classic = Computer::new("alphabeta:2".parse()?, 1);
+/// let decision = classic.choose(&start, &stop, &mut |_| {}).expect("the game is on");
+/// assert!(start.moves().contains(&decision.mv));
+/// assert_eq!(decision.thinking.candidates.len(), 4);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct Computer {
     ai: Ai,
@@ -130,6 +162,7 @@ impl Computer {
         Computer { ai, rng: seed | 1 }
     }
 
+    /// The kind of player this is.
     #[must_use]
     pub fn ai(&self) -> Ai {
         self.ai

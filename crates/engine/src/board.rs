@@ -16,9 +16,40 @@ use crate::{flip, mobility, Sq};
 /// ...
 /// 8 56  . . . . . 63
 /// ```
+///
+/// A move is a bit index (see [`Sq::index`]); [`Board::flips`] gives the discs it turns over
+/// and [`Board::make`] plays it with those flips, so a move costs two XORs and the board it
+/// leaves is seen from the other side. The board does not know whether the game is over:
+/// when [`Board::moves`] is empty for both sides, it is.
+///
+/// # Examples
+/// ```
+/// use reversi_engine::{Board, Sq};
+///
+/// // Black to move has four moves: d3, c4, f5 and e6.
+/// let start = Board::START;
+/// let names: Vec<String> = (0..64)
+///     .filter(|&i| start.moves() & (1 << i) != 0)
+///     .map(|i| Sq::new(i).unwrap().to_string())
+///     .collect();
+/// assert_eq!(names, ["d3", "c4", "f5", "e6"]);
+///
+/// // f5 flips e5; White, now to move, has one disc left and three moves.
+/// let f5 = Sq::new(37).unwrap();
+/// assert_eq!(start.flips(f5.index()), Sq::new(36).unwrap().bit());
+/// let after = start.play(f5.index());
+/// assert_eq!((after.player.count_ones(), after.opponent.count_ones()), (1, 4));
+/// assert_eq!(after.moves().count_ones(), 3);
+///
+/// // Passing hands the same discs to the other side; passing twice changes nothing.
+/// assert_eq!(after.pass().player, after.opponent);
+/// assert_eq!(after.pass().pass(), after);
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Board {
+    /// The discs of the side to move.
     pub player: u64,
+    /// The discs of the side that moves next.
     pub opponent: u64,
 }
 
@@ -69,6 +100,8 @@ impl Board {
         opponent: (1 << 27) | (1 << 36),
     };
 
+    /// The board with `player`'s discs for the side to move and `opponent`'s for the other;
+    /// nothing checks that the two do not overlap.
     #[must_use]
     pub const fn new(player: u64, opponent: u64) -> Board {
         Board { player, opponent }
@@ -82,6 +115,9 @@ impl Board {
     }
 
     /// The discs a player disc on `sq` flips (0 when the move is not legal).
+    ///
+    /// # Panics
+    /// When `sq` is 64 or more (off the board).
     #[inline(always)]
     #[must_use]
     pub fn flips(self, sq: u32) -> u64 {
@@ -99,7 +135,12 @@ impl Board {
         }
     }
 
-    /// The board after a legal move on `sq`.
+    /// The board after a legal move on `sq`, seen from the opponent's side. An illegal `sq`
+    /// is not refused, and the result is then no position of the game: check
+    /// [`Board::moves`] first.
+    ///
+    /// # Panics
+    /// When `sq` is 64 or more (off the board).
     #[inline(always)]
     #[must_use]
     pub fn play(self, sq: u32) -> Board {

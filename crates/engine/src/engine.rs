@@ -63,6 +63,30 @@ impl Limits {
 
     /// A full-width midgame search `depth` plies deep that never solves (unless the depth
     /// reaches the end of the game).
+    ///
+    /// # Examples
+    /// ```
+    /// use std::sync::atomic::AtomicBool;
+    /// use reversi_core::Move;
+    /// use reversi_engine::engine::{Engine, Limits};
+    /// use reversi_engine::{Board, ScoreKind, Sq};
+    ///
+    /// let engine = Engine::new(1, 1);
+    /// let stop = AtomicBool::new(false);
+    /// let mut iterations = Vec::new();
+    /// let thinking = engine.search(Board::START, u64::MAX, &Limits::midgame(4), &stop, &mut |t| {
+    ///     iterations.push(t.depth)
+    /// });
+    ///
+    /// // Iterative deepening reports depths 1 to 4; the answer is the last of them.
+    /// assert_eq!(iterations, [1, 2, 3, 4]);
+    /// assert_eq!(thinking.kind(), Some(ScoreKind::Depth { depth: 4, selectivity: 100 }));
+    /// let best = thinking.best.expect("the start has moves").mv;
+    /// let Move::Play(square) = best else { panic!("no pass at the start") };
+    /// let sq = Sq::from_square(square).expect("on the 8x8 board");
+    /// assert!(Board::START.moves() & sq.bit() != 0);
+    /// assert_eq!(thinking.candidates.len(), 4);
+    /// ```
     #[must_use]
     pub fn midgame(depth: u32) -> Limits {
         Limits {
@@ -99,6 +123,60 @@ impl Limits {
 }
 
 /// The search engine: a transposition table shared by its threads, and its evaluation.
+///
+/// One engine serves any number of searches, one after the other or at once; its table
+/// carries what it learnt from one move to the next. [`Engine::search`] takes a board, the
+/// playable squares and [`Limits`], and returns a [`Thinking`].
+///
+/// # Examples
+///
+/// Black to move with eight empty squares loses by 2 at best, and only f1 holds it to that:
+/// ```
+/// use std::sync::atomic::AtomicBool;
+/// use reversi_core::{BoardSize, Color, Move, Position, Rules};
+/// use reversi_engine::engine::{Engine, Limits};
+/// use reversi_engine::{Board, ScoreKind};
+///
+/// let rows = [
+///     "XOOOO-O-",
+///     "XOOO-OO-",
+///     "XOOOO-OX",
+///     "XXXXXXO-",
+///     "XXOXXXO-",
+///     "OOOOXOOO",
+///     "OXXXOOOO",
+///     "OX-XXXXO",
+/// ];
+/// let cells: Vec<Option<Color>> = rows
+///     .concat()
+///     .chars()
+///     .map(|c| match c {
+///         'X' => Some(Color::Black),
+///         'O' => Some(Color::White),
+///         _ => None,
+///     })
+///     .collect();
+/// let position = Position::setup(BoardSize::EIGHT, Rules::Othello, &cells, Color::Black)
+///     .expect("64 cells");
+/// let (board, mask) = Board::from_position(&position)?;
+///
+/// let engine = Engine::new(1, 1);
+/// let stop = AtomicBool::new(false);
+/// let thinking = engine.search(board, mask, &Limits::exact(), &stop, &mut |_| {});
+///
+/// let best = thinking.best.as_ref().expect("Black has moves");
+/// assert_eq!(best.kind, ScoreKind::Exact);
+/// assert_eq!(best.score, -2);
+/// let f1 = position.parse_square("f1")?;
+/// assert!(position.is_legal(f1));
+/// assert_eq!(best.mv, Move::Play(f1));
+/// assert_eq!(thinking.pv[0], best.mv);
+/// // All six legal moves are reported. The others are worse, or proven no better (an upper
+/// // bound is all the search needed to refute them).
+/// assert_eq!(thinking.candidates.len(), 6);
+/// assert!(thinking.candidates[1..].iter().all(|c| c.score < -2 || c.upper_bound));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub struct Engine {
     tt: Arc<TranspositionTable>,
     threads: usize,
@@ -138,11 +216,13 @@ impl Engine {
         self.eval = Some(eval);
     }
 
+    /// The number of threads a search uses.
     #[must_use]
     pub fn threads(&self) -> usize {
         self.threads
     }
 
+    /// Searches from now on use `threads` threads (at least one); the table is kept.
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.max(1);
     }

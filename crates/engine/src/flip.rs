@@ -61,6 +61,9 @@ pub(crate) static NEIGHBOURS: [u64; 64] = {
 /// The opponent discs that a player disc on `sq` (0..64, empty) flips.
 ///
 /// Returns 0 when the move flips nothing, that is, when it is not legal.
+///
+/// # Panics
+/// When `sq` is 64 or more (off the board).
 #[inline(always)]
 #[must_use]
 pub fn flips(p: u64, o: u64, sq: u32) -> u64 {
@@ -93,6 +96,9 @@ fn towards_lower(p: u64, o: u64, ray: u64) -> u64 {
 }
 
 /// The portable version of [`flips`].
+///
+/// # Panics
+/// When `sq` is 64 or more (off the board).
 #[inline]
 #[must_use]
 pub fn flips_scalar(p: u64, o: u64, sq: u32) -> u64 {
@@ -168,6 +174,9 @@ static LAST_FLIPS: [[u8; 256]; 8] = {
 
 /// How many discs a player move on `sq` flips when `sq` is the last empty square of a full
 /// 8x8 board and `p` holds the player's discs (the opponent holds all the others).
+///
+/// # Panics
+/// When `sq` is 64 or more (off the board).
 #[inline(always)]
 #[must_use]
 pub fn count_last_flips(p: u64, sq: u32) -> u32 {
@@ -182,6 +191,9 @@ pub fn count_last_flips(p: u64, sq: u32) -> u32 {
 }
 
 /// The portable twin of [`count_last_flips`]: the lines read bit by bit.
+///
+/// # Panics
+/// When `sq` is 64 or more (off the board).
 #[inline]
 #[must_use]
 pub fn count_last_flips_portable(p: u64, sq: u32) -> u32 {

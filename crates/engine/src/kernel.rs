@@ -52,6 +52,18 @@ impl Kernel {
 static SELECTED: AtomicU8 = AtomicU8::new(0);
 
 /// The tier this process uses: the best the CPU runs, or lower if `REVERSI_KERNEL` says so.
+/// The first call checks the CPU and the environment; later calls read the answer.
+///
+/// # Examples
+/// ```
+/// use reversi_engine::kernel::{self, Kernel};
+///
+/// let kernel = kernel::selected();
+/// println!("the search runs its {} copy", kernel.name());
+/// // The choice is made once, and never above what the CPU runs.
+/// assert_eq!(kernel::selected(), kernel);
+/// assert!(kernel <= Kernel::best_for_cpu());
+/// ```
 #[inline(always)]
 #[must_use]
 pub fn selected() -> Kernel {
@@ -149,6 +161,24 @@ impl std::fmt::Debug for Kernels {
 
 /// Every distinct set of kernels this CPU runs, the portable one first (x86-64-v4 uses the
 /// x86-64-v3 kernels; only the code around them differs).
+///
+/// # Examples
+/// ```
+/// use reversi_engine::kernel::{self, Kernel};
+/// use reversi_engine::Board;
+///
+/// let sets = kernel::available();
+/// assert_eq!(sets[0].kernel, Kernel::Portable);
+/// // x86-64-v4 runs the x86-64-v3 kernels, so the kernels in use are always listed.
+/// let in_use = kernel::selected().min(Kernel::X86V3);
+/// assert!(sets.iter().any(|set| set.kernel == in_use));
+/// // Every set finds the same four first moves, and f5 (bit 37) flipping e5 (bit 36).
+/// let (p, o) = (Board::START.player, Board::START.opponent);
+/// for set in &sets {
+///     assert_eq!((set.moves)(p, o), Board::START.moves(), "{set:?}");
+///     assert_eq!((set.flips)(p, o, 37), 1 << 36, "{set:?}");
+/// }
+/// ```
 #[must_use]
 pub fn available() -> Vec<Kernels> {
     let mut sets = vec![Kernels {

@@ -5,6 +5,29 @@
 use std::fmt;
 
 /// A computer level, 1 (weakest searching level) to 60 (perfect play from 60 empties).
+///
+/// # Examples
+/// ```
+/// use reversi_engine::levels::Level;
+///
+/// // By number or by the terminal game's name.
+/// let hard = Level::parse("hard").unwrap();
+/// assert_eq!(Level::parse(" 10 "), Some(hard));
+/// assert_eq!(hard, Level::DEFAULT);
+/// assert_eq!(hard.get(), 10);
+/// assert_eq!(hard.name(), Some("hard"));
+/// assert_eq!(hard.to_string(), "level 10 (hard)");
+/// assert_eq!(Level::new(12).unwrap().to_string(), "level 12");
+///
+/// // Only 1..=60.
+/// assert_eq!(Level::new(0), None);
+/// assert_eq!(Level::parse("61"), None);
+///
+/// // Level 10 searches 10 plies and solves exactly from 20 empties.
+/// let spec = hard.spec();
+/// assert_eq!((spec.depth, spec.exact_empties, spec.wld_empties), (10, 20, 22));
+/// assert_eq!(Level::parse("perfect").unwrap().spec().exact_empties, 60);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Level(u8);
 
@@ -32,7 +55,9 @@ impl LevelSpec {
 }
 
 impl Level {
+    /// The lowest level number.
     pub const MIN: u8 = 1;
+    /// The highest level number: perfect play, solving from 60 empties.
     pub const MAX: u8 = 60;
     /// The level of `reversi play --white ai`.
     pub const DEFAULT: Level = Level(10);
@@ -54,12 +79,14 @@ impl Level {
         (Self::MIN..=Self::MAX).contains(&n).then_some(Level(n))
     }
 
+    /// The level's number, 1..=60.
     #[must_use]
     pub const fn get(self) -> u8 {
         self.0
     }
 
-    /// A level by number or name (`12`, `hard`).
+    /// A level by number or name (`12`, `hard`), ignoring case and surrounding spaces;
+    /// `None` for anything else.
     #[must_use]
     pub fn parse(text: &str) -> Option<Level> {
         let t = text.trim().to_ascii_lowercase();

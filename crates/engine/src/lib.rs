@@ -11,9 +11,24 @@
 //! expected from it and every root move scored, each score saying what it is worth
 //! ([`ScoreKind`]).
 //!
-//! Move generation and flips come in a portable scalar version and, when the build targets a
-//! CPU with AVX2, a SIMD version; [`moves`] and [`flips`] pick the fastest one compiled in,
-//! and the tests check both against each other and against `reversi-core`.
+//! Move generation, flips and the pattern indices come in two kernel sets: portable scalar
+//! code that runs everywhere, and AVX2/BMI2 code compiled into every x86-64 build. The hot
+//! search, the pattern evaluation and perft are compiled once per tier (portable, x86-64-v3,
+//! x86-64-v4 with AVX-512). [`kernel`] checks the CPU once at run time and everything uses the
+//! best tier it runs; `REVERSI_KERNEL=portable` (or `x86-64-v3`) holds a process lower. The
+//! build needs no `target-cpu` flag, and the tests run every kernel set this CPU has against
+//! each other and against `reversi-core` ([`kernel::available`]).
+//!
+//! # Examples
+//! ```
+//! use reversi_engine::{perft::perft, Board};
+//!
+//! // Four legal first moves, and 12 positions two plies in.
+//! assert_eq!(Board::START.moves().count_ones(), 4);
+//! assert_eq!(perft(Board::START, 2, u64::MAX), 12);
+//! ```
+
+#![warn(missing_docs)]
 
 pub mod ai;
 mod board;

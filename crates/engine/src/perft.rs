@@ -9,7 +9,24 @@ use reversi_core::Position;
 use crate::{kernel, Board};
 
 /// Leaves of the tree of depth `depth` below `board`, on the squares of `mask` (`u64::MAX` for
-/// 8x8, [`crate::board::playable`] for smaller boards).
+/// 8x8, [`playable`](crate::playable) for smaller boards).
+///
+/// # Examples
+/// ```
+/// use reversi_core::{BoardSize, Position, Rules};
+/// use reversi_engine::perft::perft;
+/// use reversi_engine::{playable, Board};
+///
+/// // Aart Bik's counts from the 8x8 start.
+/// let counts: Vec<u64> = (1..=5).map(|depth| perft(Board::START, depth, u64::MAX)).collect();
+/// assert_eq!(counts, [4, 12, 56, 244, 1396]);
+///
+/// // A 4x4 board lives in the top-left corner; the mask keeps moves off the other squares.
+/// let (small, mask) = Board::from_position(&Position::start(BoardSize::FOUR, Rules::Othello))?;
+/// assert_eq!(mask, playable(4));
+/// assert_eq!(perft(small, 1, mask), 4);
+/// # Ok::<(), reversi_engine::FromPositionError>(())
+/// ```
 #[must_use]
 pub fn perft(board: Board, depth: u32, mask: u64) -> u64 {
     if depth == 0 {
@@ -56,6 +73,19 @@ mod versions {
 
 /// Perft from a position of any size and start rule: bitboards up to 8x8 once the Reversi
 /// centre placement is over, the rules crate otherwise.
+///
+/// # Examples
+/// ```
+/// use reversi_core::{BoardSize, Position, Rules};
+/// use reversi_engine::perft::perft_position;
+///
+/// let othello = Position::start(BoardSize::EIGHT, Rules::Othello);
+/// assert_eq!(perft_position(&othello, 3), 56);
+/// // 10x10 goes through the rules crate, and starts like 8x8.
+/// let ten = Position::start(BoardSize::new(10)?, Rules::Othello);
+/// assert_eq!(perft_position(&ten, 3), 56);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[must_use]
 pub fn perft_position(position: &Position, depth: u32) -> u64 {
     if depth == 0 {

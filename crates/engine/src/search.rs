@@ -36,12 +36,18 @@ pub const INF: i32 = 127;
 /// [`Sq`](crate::Sq) and [`Move`].
 pub(crate) const NO_MOVE: u8 = 64;
 
-/// What stops a search: the caller's flag, the engine's own flag (set when the main thread
-/// is done, to release the helper threads), a deadline and a node budget.
+/// What stops a search: the caller's flag, an optional second flag, a deadline and a node
+/// budget.
 pub struct Stopper<'a> {
+    /// Set by the caller to stop the search (a move played, the user's stop key).
     pub flag: &'a AtomicBool,
+    /// A second flag, polled like `flag`. The [`Engine`](crate::engine::Engine) passes
+    /// none: its helper threads end through [`Pool::quit`].
     pub halt: Option<&'a AtomicBool>,
+    /// The search stops at this instant, with the best move found so far.
     pub deadline: Option<Instant>,
+    /// The search stops after about this many nodes, counted over all threads when the
+    /// searchers share a node counter.
     pub node_limit: Option<u64>,
 }
 
@@ -87,6 +93,10 @@ pub fn final_score(b: Board, mask: u64) -> i32 {
 }
 
 impl<'a> Searcher<'a> {
+    /// A searcher on the playable squares `mask` (`u64::MAX` for 8x8), probing and filling
+    /// `tt`, scoring the horizon with `eval`, polling `stopper`; with `shared_nodes`, it adds
+    /// its nodes to that counter so that a node limit counts every thread. It starts full
+    /// width, alone (no pool of helper threads).
     pub fn new(
         tt: &'a TranspositionTable,
         eval: &'a dyn Evaluator,

@@ -27,7 +27,12 @@ const ENTRY: usize = 9;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SolvedError {
     /// Shorter than its header or its entry count says.
-    Truncated { len: usize, expected: usize },
+    Truncated {
+        /// The file's length in bytes.
+        len: usize,
+        /// The length its header (or the smallest header) needs.
+        expected: usize,
+    },
     /// Not a solved-openings file.
     BadMagic,
     /// A format version this program does not read.
@@ -35,9 +40,17 @@ pub enum SolvedError {
     /// A board side other than 4..=8 (even).
     Size(u8),
     /// The checksum does not match: the file is damaged.
-    Checksum { stored: u32, computed: u32 },
+    Checksum {
+        /// The CRC-32 at the end of the file.
+        stored: u32,
+        /// The CRC-32 of the file's contents.
+        computed: u32,
+    },
     /// Keys out of order or repeated, or a value outside -64..=64.
-    Corrupt { entry: usize },
+    Corrupt {
+        /// The index of the first bad entry, from 0.
+        entry: usize,
+    },
 }
 
 impl fmt::Display for SolvedError {
@@ -133,6 +146,7 @@ impl SolvedOpenings {
         }
     }
 
+    /// The board side (4 or 6).
     #[must_use]
     pub fn size(&self) -> u8 {
         self.size
@@ -144,11 +158,13 @@ impl SolvedOpenings {
         self.plies
     }
 
+    /// The positions stored (each standing for its symmetric images).
     #[must_use]
     pub fn len(&self) -> usize {
         self.entries.len()
     }
 
+    /// Whether no position is stored.
     #[must_use]
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
@@ -252,6 +268,19 @@ impl SolvedOpenings {
 }
 
 /// The solved openings the program ships for an n×n Othello board, if any.
+///
+/// # Examples
+/// ```
+/// use reversi_core::{BoardSize, Position, Rules};
+/// use reversi_engine::{solved, Board};
+///
+/// let start = Position::start(BoardSize::new(6).unwrap(), Rules::Othello);
+/// let (board, _) = Board::from_position(&start)?;
+/// // 6x6 Othello is lost by 4 discs for Black, the side to move (16-20, Feinstein 1993).
+/// assert_eq!(solved::shipped(6).unwrap().value(board), Some(-4));
+/// assert!(solved::shipped(8).is_none());
+/// # Ok::<(), reversi_engine::FromPositionError>(())
+/// ```
 #[must_use]
 pub fn shipped(n: u8) -> Option<&'static SolvedOpenings> {
     static SIX: OnceLock<Option<SolvedOpenings>> = OnceLock::new();

@@ -65,7 +65,25 @@ pub struct Candidate {
 }
 
 impl Candidate {
-    /// The score as shown on a board square: `+6`, `-2`, `W`/`D`/`L` for win/loss/draw.
+    /// The score as shown on a board square: `+6`, `-2`, `W`/`D`/`L` for win/loss/draw,
+    /// `<=-2` for an upper bound, `?` for a random move.
+    ///
+    /// # Examples
+    /// ```
+    /// use reversi_core::{BoardSize, Move, Square};
+    /// use reversi_engine::{Candidate, ScoreKind};
+    ///
+    /// let f5 = Move::Play(Square::parse("f5", BoardSize::EIGHT)?);
+    /// let exact = Candidate { mv: f5, score: 6, kind: ScoreKind::Exact, upper_bound: false };
+    /// assert_eq!(exact.short_score(), "+6");
+    /// assert_eq!(exact.to_string(), "f5 +6 (exact)");
+    ///
+    /// let refuted = Candidate { score: -2, upper_bound: true, ..exact.clone() };
+    /// assert_eq!(refuted.short_score(), "<=-2");
+    /// let win = Candidate { score: 2, kind: ScoreKind::WinLossDraw, ..exact };
+    /// assert_eq!(win.short_score(), "W");
+    /// # Ok::<(), reversi_core::ParseSquareError>(())
+    /// ```
     #[must_use]
     pub fn short_score(&self) -> String {
         match self.kind {

@@ -10,7 +10,9 @@ pub enum TimeControl {
     PerMove(Duration),
     /// What is left on the engine's clock, and what each move adds to it.
     Clock {
+        /// Time left on the engine's clock now, before its move.
         remaining: Duration,
+        /// Time added to the clock after each of the engine's moves (Fischer increment).
         increment: Duration,
     },
 }
@@ -24,6 +26,23 @@ impl TimeControl {
     /// On a clock the engine expects to make about half of the remaining moves, plans as if
     /// a few fewer were left (the midgame decides more than the solved endgame), adds most of
     /// the increment, and never spends more than 40% of what is left.
+    ///
+    /// # Examples
+    /// ```
+    /// use std::time::Duration;
+    /// use reversi_engine::time::TimeControl;
+    ///
+    /// let per_move = TimeControl::PerMove(Duration::from_secs(2));
+    /// assert_eq!(per_move.budget(40), Duration::from_secs(2));
+    ///
+    /// // Five minutes for the game at the first move: a few seconds, far from the whole clock.
+    /// let clock = TimeControl::Clock {
+    ///     remaining: Duration::from_secs(300),
+    ///     increment: Duration::ZERO,
+    /// };
+    /// let budget = clock.budget(60);
+    /// assert!(budget > Duration::from_secs(5) && budget < Duration::from_secs(20));
+    /// ```
     #[must_use]
     pub fn budget(&self, empties: u32) -> Duration {
         match *self {

@@ -24,8 +24,9 @@ pub const fn solved_depth(empties: u32) -> u8 {
 /// What the table knows about a position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Entry {
-    /// The score is at least `lower` and at most `upper`.
+    /// The score is at least this (a fail-high or an exact search stored it).
     pub lower: i8,
+    /// The score is at most this; equal to `lower` when the score is exact.
     pub upper: i8,
     /// Plies searched, or [`solved_depth`] for an exact endgame solve.
     pub depth: u8,
@@ -92,6 +93,22 @@ struct Slot {
 
 /// A hash table of [`Entry`]s in buckets of two slots: one kept for the deepest search, one
 /// always replaced.
+///
+/// # Examples
+/// ```
+/// use reversi_engine::tt::{hash, Entry, TranspositionTable};
+/// use reversi_engine::Board;
+///
+/// let tt = TranspositionTable::new(1);
+/// let key = hash(Board::START);
+/// assert_eq!(tt.probe(key), None);
+///
+/// // A 4-ply search found the start worth exactly 0 with f5 (bit 37).
+/// let entry = Entry { lower: 0, upper: 0, depth: 4, selectivity: 5, best: 37 };
+/// tt.store(key, entry);
+/// assert_eq!(tt.probe(key), Some(entry));
+/// assert_eq!(entry.apply(-10, 10), Ok(0));
+/// ```
 pub struct TranspositionTable {
     slots: Vec<Slot>,
     mask: usize,

@@ -10,11 +10,14 @@ use crate::Board;
 /// A training position: the board (player to move) and the value to learn, in discs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Sample {
+    /// The position, from the side to move's point of view.
     pub board: Board,
+    /// The final disc difference for the side to move (from the game's result or a solve).
     pub label: i8,
 }
 
 impl Sample {
+    /// The empty squares of the 8x8 board, which pick the sample's stage.
     #[must_use]
     pub fn empties(&self) -> u32 {
         self.board.empties().count_ones()
@@ -24,12 +27,15 @@ impl Sample {
 /// How to fit.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FitOptions {
+    /// Passes over each stage's training positions.
     pub epochs: u32,
+    /// Seed of the shuffles; the same seed and samples give the same weights.
     pub seed: u64,
     /// Adam's step size in discs at the first epoch (it falls linearly to a tenth).
     pub learning_rate: f32,
     /// L2 penalty on every weight.
     pub l2: f32,
+    /// Positions per mini-batch (one Adam step each).
     pub batch: usize,
     /// A stage also learns from positions this many empties outside its own range, which
     /// smooths the weights from stage to stage and helps rare patterns.
@@ -52,18 +58,23 @@ impl Default for FitOptions {
 /// The state of one stage after an epoch.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EpochReport {
+    /// The stage fitted, 0-based (see [`super::stage_empties`]).
     pub stage: usize,
+    /// The epoch just finished, counting from 1.
     pub epoch: u32,
+    /// Positions the stage learnt from, its window included.
     pub train_samples: usize,
     /// Mean squared error over the epoch's batches (before each batch's update).
     pub train_mse: f64,
+    /// Validation positions in the stage's own range.
     pub valid_samples: usize,
     /// On the validation positions of the stage's own range, after the epoch.
     pub valid_mse: f64,
+    /// Mean absolute error in discs on the same validation positions.
     pub valid_mae: f64,
 }
 
-/// A seeded generator for the shuffles (SplitMix64).
+/// A seeded generator for the shuffles (`SplitMix64`).
 struct Rng(u64);
 
 impl Rng {

@@ -26,23 +26,39 @@ const HEADER: usize = 24;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum WeightsError {
     /// Shorter than its header and checksum.
-    TooShort { len: usize },
+    TooShort {
+        /// The file's length in bytes.
+        len: usize,
+    },
     /// Not a weights file.
     BadMagic,
     /// A format version this program does not read.
     Version(u16),
     /// Weights for another pattern set or stage count.
     Shape {
+        /// Stages in the file.
         stages: u16,
+        /// Shared weights per stage in the file.
         features: u32,
+        /// The file's pattern-set signature.
         signature: u32,
     },
     /// Weights in other units.
     Scale(u16),
     /// The file is not as long as its header says (cut short, or with bytes after it).
-    Length { expected: usize, actual: usize },
+    Length {
+        /// The length the header announces, in bytes.
+        expected: usize,
+        /// The file's length in bytes.
+        actual: usize,
+    },
     /// The checksum does not match the contents.
-    Checksum { stored: u32, computed: u32 },
+    Checksum {
+        /// The CRC-32 at the end of the file.
+        stored: u32,
+        /// The CRC-32 of the file's contents.
+        computed: u32,
+    },
 }
 
 impl fmt::Display for WeightsError {

@@ -47,6 +47,7 @@ struct Split {
 }
 
 impl Pool {
+    /// An empty pool: no split queued, no helper idle.
     #[must_use]
     pub fn new() -> Pool {
         Pool::default()
