@@ -19,6 +19,7 @@ macro_rules! out {
 
 mod cli;
 mod commands;
+mod data;
 mod frontend;
 mod options;
 mod plain;

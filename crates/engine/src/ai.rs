@@ -13,6 +13,7 @@ use crate::classic::{self, Algorithm};
 use crate::engine::{self, Engine, Limits};
 use crate::heuristic::TERMINAL;
 use crate::levels::Level;
+use crate::rng::XorShift64;
 use crate::{Board, Candidate, ScoreKind, Sq, Thinking};
 
 /// A kind of computer player.
@@ -138,7 +139,7 @@ pub struct Decision {
 #[derive(Debug, Clone)]
 pub struct Computer {
     ai: Ai,
-    rng: u64,
+    rng: XorShift64,
 }
 
 /// Transposition table of the program's engine, in MB.
@@ -159,7 +160,10 @@ impl Computer {
     /// A computer player; `seed` drives the random player.
     #[must_use]
     pub fn new(ai: Ai, seed: u64) -> Computer {
-        Computer { ai, rng: seed | 1 }
+        Computer {
+            ai,
+            rng: XorShift64::new(seed | 1),
+        }
     }
 
     /// The kind of player this is.
@@ -169,10 +173,7 @@ impl Computer {
     }
 
     fn next_random(&mut self) -> u64 {
-        self.rng ^= self.rng << 13;
-        self.rng ^= self.rng >> 7;
-        self.rng ^= self.rng << 17;
-        self.rng
+        self.rng.next_u64()
     }
 
     /// Chooses a move for the side to move of `pos`: `None` when the game is over. A forced

@@ -42,6 +42,7 @@ pub mod levels;
 pub mod mobility;
 pub mod pattern;
 pub mod perft;
+pub mod rng;
 pub mod search;
 pub mod solved;
 mod square;

@@ -9,6 +9,7 @@ use std::time::Instant;
 
 use clap::Subcommand;
 use reversi_core::BoardSize;
+use reversi_engine::rng::XorShift64;
 use reversi_engine::{kernel, perft, Board};
 
 use super::perft::format_rate;
@@ -93,7 +94,7 @@ pub fn perft(depth: u32) -> anyhow::Result<ExitCode> {
 
 fn sample_boards(n: usize) -> Vec<Board> {
     let mut out = Vec::with_capacity(n);
-    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut rng = XorShift64::new(0x9e37_79b9_7f4a_7c15);
     let mut b = Board::START;
     while out.len() < n {
         let m = b.moves();
@@ -105,10 +106,7 @@ fn sample_boards(n: usize) -> Vec<Board> {
             };
             continue;
         }
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        let k = (seed % u64::from(m.count_ones())) as usize;
+        let k = rng.below(u64::from(m.count_ones())) as usize;
         let mut mm = m;
         for _ in 0..k {
             mm &= mm - 1;

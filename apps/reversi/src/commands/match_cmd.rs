@@ -90,7 +90,10 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
     };
     let spec_a: EngineSpec = args.a.parse().context("--a")?;
     let spec_b: EngineSpec = args.b.parse().context("--b")?;
-    let path = args.openings.clone().unwrap_or_else(default_openings);
+    let path = args
+        .openings
+        .clone()
+        .unwrap_or_else(crate::data::xot_openings);
     let openings = read_openings(&path, args.games.div_ceil(2))?;
     let mut sink = match &args.out {
         Some(out) => Sink::ggf(out)?,
@@ -297,13 +300,6 @@ fn play_out(
             return fail(Color::White, white, &e);
         }
     }
-}
-
-/// `$REVERSI_DATA/xot-large.txt`, or the shared data beside the project.
-fn default_openings() -> PathBuf {
-    let dir = std::env::var_os("REVERSI_DATA")
-        .map_or_else(|| PathBuf::from("../shared/data"), PathBuf::from);
-    dir.join("xot-large.txt")
 }
 
 /// The first `count` openings of a file of transcripts (8x8 Othello), as games.

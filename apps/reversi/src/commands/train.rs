@@ -121,7 +121,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
             also_every,
             hash_mb,
         } => {
-            let wthor = wthor.unwrap_or_else(|| shared_data().join("wthor"));
+            let wthor = wthor.unwrap_or_else(|| crate::data::shared_data().join("wthor"));
             data::run(
                 &wthor,
                 &out,
@@ -147,11 +147,6 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
         } => measure::bestmove(&files, depth, weights.as_deref())?,
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// `$REVERSI_DATA`, or the shared data beside the project.
-pub(crate) fn shared_data() -> PathBuf {
-    std::env::var_os("REVERSI_DATA").map_or_else(|| PathBuf::from("../shared/data"), PathBuf::from)
 }
 
 /// A weights file's evaluation.

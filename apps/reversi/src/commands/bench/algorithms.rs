@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context};
 use reversi_core::{parse_transcript, BoardSize, Move, Position, Rules};
 use reversi_engine::classic::{self, Algorithm};
+use reversi_engine::rng::XorShift64;
 
 /// Plies of the random walk that makes the positions of boards other than 8x8.
 const WALK_PLIES: usize = 6;
@@ -23,7 +24,7 @@ pub fn run(
         bail!("--depth and --positions must be at least 1");
     }
     let positions = if size == BoardSize::EIGHT {
-        let path = openings.unwrap_or_else(default_openings);
+        let path = openings.unwrap_or_else(crate::data::xot_openings);
         xot_positions(&path, count)?
     } else {
         walk_positions(size, count)
@@ -102,13 +103,6 @@ fn ratio(states: u64, minimax: u64) -> String {
     }
 }
 
-/// `$REVERSI_DATA/xot-large.txt`, or the shared data beside the project.
-fn default_openings() -> PathBuf {
-    let dir = std::env::var_os("REVERSI_DATA")
-        .map_or_else(|| PathBuf::from("../shared/data"), PathBuf::from);
-    dir.join("xot-large.txt")
-}
-
 /// The first `count` openings of an XOT file (one transcript a line) on 8x8 Othello.
 fn xot_positions(path: &Path, count: usize) -> anyhow::Result<Vec<Position>> {
     let text = std::fs::read_to_string(path)
@@ -137,13 +131,8 @@ fn xot_positions(path: &Path, count: usize) -> anyhow::Result<Vec<Position>> {
 
 /// `count` positions reached by a fixed-seed random walk of a few plies from the Othello start.
 fn walk_positions(size: BoardSize, count: usize) -> Vec<Position> {
-    let mut rng = 0x2545_f491_4f6c_dd1du64;
-    let mut next = move || {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        rng
-    };
+    let mut rng = XorShift64::new(0x2545_f491_4f6c_dd1d);
+    let mut next = move || rng.next_u64();
     let mut out = Vec::with_capacity(count);
     while out.len() < count {
         let mut pos = Position::start(size, Rules::Othello);

@@ -7,13 +7,14 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use reversi_engine::engine::{Engine, Limits};
+use reversi_engine::rng::XorShift64;
 use reversi_engine::Board;
 
 use crate::commands::perft::format_rate;
 
 /// A position reached from the start by `plies` moves of a fixed pseudo-random walk.
 fn walk(seed: u64, plies: u32) -> Board {
-    let mut rng = seed | 1;
+    let mut rng = XorShift64::new(seed | 1);
     let mut b = Board::START;
     for _ in 0..plies {
         let moves = b.moves();
@@ -24,11 +25,8 @@ fn walk(seed: u64, plies: u32) -> Board {
             b = b.pass();
             continue;
         }
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
         let mut m = moves;
-        for _ in 0..rng % u64::from(moves.count_ones()) {
+        for _ in 0..rng.below(u64::from(moves.count_ones())) {
             m &= m - 1;
         }
         b = b.play(m.trailing_zeros());

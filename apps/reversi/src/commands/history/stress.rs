@@ -7,11 +7,12 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use reversi_core::{BoardSize, Game, Rules};
+use reversi_engine::rng::XorShift64;
 use reversi_store::{MoveRecord, NewGame, Player, Store};
 
 pub fn run(store: &mut Store, seconds: u64) -> anyhow::Result<ExitCode> {
     let deadline = Instant::now() + Duration::from_secs(seconds);
-    let mut seed = u64::from(std::process::id()) | 1;
+    let mut rng = XorShift64::new(u64::from(std::process::id()));
     let mut out = std::io::stdout().lock();
     let mut total = 0u64;
     while Instant::now() < deadline {
@@ -25,10 +26,7 @@ pub fn run(store: &mut Store, seconds: u64) -> anyhow::Result<ExitCode> {
         let mut game = Game::new(new.start_position());
         while !game.is_over() && Instant::now() < deadline {
             let moves = game.current().moves();
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            let mv = moves[(seed % moves.len() as u64) as usize];
+            let mv = moves[rng.below(moves.len() as u64) as usize];
             store.append_move(id, &MoveRecord::bare(mv))?;
             game.play(mv)?;
             total += 1;

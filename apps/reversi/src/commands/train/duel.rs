@@ -16,7 +16,7 @@ use reversi_engine::pattern::shipped;
 use reversi_engine::{Board, Sq};
 
 use super::data::{self, Kind, Record};
-use super::{load_eval, shared_data};
+use super::load_eval;
 
 /// `reversi train match` options.
 #[derive(Debug, Args)]
@@ -137,7 +137,7 @@ pub fn run(a: &DuelArgs) -> anyhow::Result<ExitCode> {
     let path = a
         .openings
         .clone()
-        .unwrap_or_else(|| shared_data().join("xot-large.txt"));
+        .unwrap_or_else(crate::data::xot_openings);
     let openings = openings(&path, 0, a.games.div_ceil(2))?;
     let pattern: Arc<dyn Evaluator> = match &a.weights {
         Some(p) => Arc::new(load_eval(p)?),
@@ -198,7 +198,7 @@ pub fn selfplay(a: &SelfplayArgs) -> anyhow::Result<()> {
     let path = a
         .openings
         .clone()
-        .unwrap_or_else(|| shared_data().join("xot-large.txt"));
+        .unwrap_or_else(crate::data::xot_openings);
     let from = usize::try_from(a.seed)?.saturating_mul(a.games);
     let openings = openings(&path, from, a.games)?;
     let target = a.out.join(format!("selfplay-{}.bin", a.seed));

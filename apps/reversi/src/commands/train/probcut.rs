@@ -16,7 +16,7 @@ use reversi_engine::{Board, ScoreKind};
 use reversi_formats::wthor::parse_wtb;
 
 use super::data;
-use super::shared_data;
+use crate::data::shared_data;
 
 /// `reversi train probcut` options.
 #[derive(Debug, Args)]
