@@ -134,10 +134,7 @@ fn play(
 }
 
 pub fn run(a: &DuelArgs) -> anyhow::Result<ExitCode> {
-    let path = a
-        .openings
-        .clone()
-        .unwrap_or_else(crate::data::xot_openings);
+    let path = a.openings.clone().unwrap_or_else(crate::data::xot_openings);
     let openings = openings(&path, 0, a.games.div_ceil(2))?;
     let pattern: Arc<dyn Evaluator> = match &a.weights {
         Some(p) => Arc::new(load_eval(p)?),
@@ -195,10 +192,7 @@ pub fn run(a: &DuelArgs) -> anyhow::Result<ExitCode> {
 }
 
 pub fn selfplay(a: &SelfplayArgs) -> anyhow::Result<()> {
-    let path = a
-        .openings
-        .clone()
-        .unwrap_or_else(crate::data::xot_openings);
+    let path = a.openings.clone().unwrap_or_else(crate::data::xot_openings);
     let from = usize::try_from(a.seed)?.saturating_mul(a.games);
     let openings = openings(&path, from, a.games)?;
     let target = a.out.join(format!("selfplay-{}.bin", a.seed));
