@@ -53,6 +53,9 @@ pub enum Command {
     /// Speak the NBoard protocol (version 2) on standard input and output, as an engine for
     /// NBoard and other GUIs.
     Nboard(crate::commands::nboard::NboardArgs),
+    /// Speak GTP (the Go Text Protocol as Othello engines speak it) on standard input and
+    /// output, as an engine for match runners and GUIs that drive Edax this way.
+    Gtp(crate::commands::gtp::GtpArgs),
     /// Play a match between two engines (internal levels or NBoard programs) on XOT openings,
     /// each twice with colours swapped; report the score and an Elo difference.
     Match(crate::commands::match_cmd::MatchArgs),

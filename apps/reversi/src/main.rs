@@ -32,7 +32,7 @@ use std::process::ExitCode;
 
 use cli::{Cli, Command};
 use commands::bench::BenchCommand;
-use commands::{bench, history, levels, match_cmd, nboard, perft, play, serve, solve, train};
+use commands::{bench, gtp, history, levels, match_cmd, nboard, perft, play, serve, solve, train};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -56,6 +56,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Levels) => levels::run(),
         Some(Command::History(args)) => history::run(args),
         Some(Command::Nboard(args)) => nboard::run(&args),
+        Some(Command::Gtp(args)) => gtp::run(&args),
         Some(Command::Match(args)) => match_cmd::run(args),
         Some(Command::Serve(args)) => serve::run(args),
         Some(Command::Train(args)) => train::run(args),

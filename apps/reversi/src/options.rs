@@ -1,8 +1,9 @@
 //! Option values several commands share, checked when the command line is read: search
-//! thread counts and transposition-table sizes, refused with a message naming the bad value
+//! thread counts, transposition-table sizes and levels, refused with a message naming the bad value
 //! rather than failing later (an allocation abort, a silent change to one thread).
 
 use reversi_engine::engine::default_threads;
+use reversi_engine::levels::Level;
 
 /// `--threads N`: from 1 to the number of cores this machine has.
 ///
@@ -35,6 +36,20 @@ pub fn hash_mb(text: &str) -> Result<usize, String> {
         Ok(mb) => Ok(mb),
         Err(_) => Err(format!("{text:?} is not a size in MB; give 1 to {limit}")),
     }
+}
+
+/// `--level L`: a level by number (1 to 60) or name (`hard`).
+///
+/// # Errors
+/// Neither a level number nor a level name.
+pub fn level(text: &str) -> Result<Level, String> {
+    Level::parse(text).ok_or_else(|| {
+        format!(
+            "{text:?} is not a level; give {} to {} or a name (`reversi levels` lists them)",
+            Level::MIN,
+            Level::MAX
+        )
+    })
 }
 
 /// The machine's memory in MB, where the system says (Linux's `/proc/meminfo`).
