@@ -305,29 +305,32 @@ macro_rules! multiversion {
 }
 pub(crate) use multiversion;
 
-/// Returns `module::TIER::f(args)` for the tier [`selected`] names (`x86v4`, `x86v3` or
-/// `portable`): the one place multiversioned code is entered.
+/// `module::TIER::f(args)` for the tier [`selected`] names (`x86v4`, `x86v3` or `portable`):
+/// the one place multiversioned code is entered.
 macro_rules! dispatch {
-    ($module:ident, $f:ident($($arg:expr),* $(,)?)) => {{
-        #[cfg(target_arch = "x86_64")]
+    ($module:ident, $f:ident($($arg:expr),* $(,)?)) => {
         match $crate::kernel::selected() {
+            #[cfg(target_arch = "x86_64")]
             $crate::kernel::Kernel::X86V4 => {
                 // SAFETY: `selected()` names x86-64-v4 only on a CPU with every feature the
                 // `x86v4` functions are compiled with (`kernel::cpu_has_x86v4`).
                 #[allow(unsafe_code)]
                 let value = unsafe { $module::x86v4::$f($($arg),*) };
-                return value;
+                value
             }
+            #[cfg(target_arch = "x86_64")]
             $crate::kernel::Kernel::X86V3 => {
                 // SAFETY: `selected()` names x86-64-v3 only on a CPU with every feature the
                 // `x86v3` functions are compiled with (`kernel::cpu_has_x86v3`).
                 #[allow(unsafe_code)]
                 let value = unsafe { $module::x86v3::$f($($arg),*) };
-                return value;
+                value
             }
-            $crate::kernel::Kernel::Portable => {}
+            #[cfg(target_arch = "x86_64")]
+            $crate::kernel::Kernel::Portable => $module::portable::$f($($arg),*),
+            #[cfg(not(target_arch = "x86_64"))]
+            _ => $module::portable::$f($($arg),*),
         }
-        $module::portable::$f($($arg),*)
-    }};
+    };
 }
 pub(crate) use dispatch;

@@ -32,7 +32,7 @@ pub fn perft(board: Board, depth: u32, mask: u64) -> u64 {
     if depth == 0 {
         1
     } else {
-        (|| kernel::dispatch!(versions, perft_rec(board, depth, mask)))()
+        kernel::dispatch!(versions, perft_rec(board, depth, mask))
     }
 }
 
