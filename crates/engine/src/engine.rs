@@ -262,6 +262,43 @@ impl Engine {
         self.run(board, mask, limits, stop, progress, true)
     }
 
+    /// The exact score of `board` (playable squares `mask`) for the side to move when
+    /// `lower` is known not to exceed it (say, the value of one of its moves, already
+    /// solved): one null-window solve proves that no move does better, and only when one
+    /// does is the position solved above `lower`. One thread, no presearch: cheaper than
+    /// [`Limits::exact`] when the bound is usually the value, as when positions of a game are
+    /// labelled from its end backwards. `None` if `stop` was raised.
+    pub fn solve_above(
+        &self,
+        board: Board,
+        mask: u64,
+        lower: i32,
+        stop: &AtomicBool,
+    ) -> Option<i32> {
+        let default;
+        let eval: &dyn Evaluator = match &self.eval {
+            Some(e) => e.as_ref(),
+            None => {
+                default = crate::pattern::default_evaluator(mask);
+                default.as_ref()
+            }
+        };
+        let stopper = Stopper {
+            flag: stop,
+            halt: None,
+            deadline: None,
+            node_limit: None,
+        };
+        self.tt.new_search();
+        let mut s = Searcher::new(&self.tt, eval, mask, &stopper, None);
+        let lower = lower.clamp(-64, 64);
+        let mut v = s.solve(board, lower, lower + 1);
+        if v > lower && !s.stopped {
+            v = s.solve(board, lower, 65);
+        }
+        (!s.stopped).then_some(v.max(lower))
+    }
+
     fn run(
         &self,
         board: Board,

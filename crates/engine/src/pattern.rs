@@ -1,7 +1,8 @@
 //! The trained pattern evaluation for 8x8: Edax-style patterns (corner 3x3 and 2x5 regions,
 //! edges with their X squares, rows, columns and diagonals) with weights shared between the
 //! eight symmetries, plus mobility, potential mobility and parity, one weight set per stage
-//! of the game (four empty squares a stage).
+//! of the game (the weights file says how many: generation 1 has one per four empty squares,
+//! generation 2 one per two).
 //!
 //! Every pattern instance reads its squares as a base-3 number (empty 0, player 1,
 //! opponent 2), digits in increasing bit order; with BMI2 that is two `pext` and two table
@@ -19,8 +20,8 @@ use crate::{mobility, Board};
 
 pub use weights::{crc32, Weights, WeightsError};
 
-/// Weight sets: one per four empty squares.
-pub const STAGES: usize = 15;
+/// The most weight sets a file may hold: one per number of empty squares (1–60).
+pub const MAX_STAGES: usize = 60;
 
 /// Stored weights are in 1/`SCALE` discs.
 pub const SCALE: i32 = 64;
@@ -30,23 +31,24 @@ pub const SCALE: i32 = 64;
 const MOBILITY_MAX: u32 = 30;
 const POTENTIAL_MAX: u32 = 40;
 
-/// The weight set for a position with `empties` empty squares.
-#[inline(always)]
+/// The weight set, of `stages` (1 to [`MAX_STAGES`]) sharing the game evenly, for a
+/// position with `empties` empty squares: with 15 stages one per four empties (1–4, 5–8, …),
+/// with 30 one per two, with 60 one per empty square.
+#[inline]
 #[must_use]
-pub fn stage(empties: u32) -> usize {
-    ((empties.saturating_sub(1) / 4) as usize).min(STAGES - 1)
+pub fn stage(empties: u32, stages: usize) -> usize {
+    let stages = stages.clamp(1, MAX_STAGES);
+    (empties.clamp(1, 60) as usize - 1) * stages / MAX_STAGES
 }
 
-/// The empty-square counts of a stage, inclusive.
+/// The empty-square counts of a stage of `stages`, inclusive (the first stage also takes 0
+/// empties, the last one anything above 60).
 #[must_use]
-pub fn stage_empties(stage: usize) -> (u32, u32) {
-    let lo = if stage == 0 { 0 } else { 4 * stage as u32 + 1 };
-    let hi = if stage == STAGES - 1 {
-        60
-    } else {
-        4 * stage as u32 + 4
-    };
-    (lo, hi)
+pub fn stage_empties(s: usize, stages: usize) -> (u32, u32) {
+    let of = |e: u32| stage(e, stages);
+    let lo = (1..=60).find(|&e| of(e) == s).unwrap_or(1);
+    let hi = (1..=60).rev().find(|&e| of(e) == s).unwrap_or(lo);
+    (if lo == 1 { 0 } else { lo }, hi)
 }
 
 /// A pattern: its squares as (column, row) in the order that defines its base-3 digits.
@@ -307,8 +309,9 @@ pub struct PatternSet {
     scalar_local: usize,
     /// Entries of a stage's expanded table.
     local: usize,
-    /// A fingerprint of the set, stored in weight files.
-    signature: u32,
+    /// A fingerprint of the patterns and scalars; weight files store it mixed with their
+    /// stage count ([`PatternSet::signature`]).
+    base_signature: u32,
 }
 
 /// The scalar features of a position, relative to the scalar block.
@@ -423,7 +426,6 @@ impl PatternSet {
             }
         }
         sign(SCALAR_COUNT as u32);
-        sign(STAGES as u32);
         let scalar_feature = features;
         let scalar_local = local;
         PatternSet {
@@ -432,7 +434,7 @@ impl PatternSet {
             scalar_feature,
             scalar_local,
             local: local + SCALAR_COUNT,
-            signature,
+            base_signature: signature,
         }
     }
 
@@ -442,10 +444,11 @@ impl PatternSet {
         self.features
     }
 
-    /// The fingerprint weight files must carry.
+    /// The fingerprint a weights file of `stages` stages for this set must carry: the
+    /// patterns (squares and order), the scalars and the stage count.
     #[must_use]
-    pub fn signature(&self) -> u32 {
-        self.signature
+    pub fn signature(&self, stages: usize) -> u32 {
+        (self.base_signature ^ stages as u32).wrapping_mul(0x0100_0193)
     }
 
     /// The pattern instances on the board.
@@ -485,7 +488,9 @@ pub fn pattern_set() -> &'static PatternSet {
 /// than 8x8 (the patterns are 8x8 only).
 pub struct PatternEval {
     set: &'static PatternSet,
-    /// `STAGES` tables of `set.local` weights.
+    /// The weight set of each number of empties (0 to 64).
+    stage_of: [u8; 65],
+    /// One table of `set.local` weights per stage.
     expanded: Vec<i16>,
     small: [HandEval; 2],
 }
@@ -495,8 +500,9 @@ impl PatternEval {
     #[must_use]
     pub fn new(w: &Weights) -> PatternEval {
         let set = pattern_set();
-        let mut expanded = vec![0i16; STAGES * set.local];
-        for s in 0..STAGES {
+        let stages = w.stages();
+        let mut expanded = vec![0i16; stages * set.local];
+        for s in 0..stages {
             let shared = w.stage(s);
             let table = &mut expanded[s * set.local..(s + 1) * set.local];
             for inst in &set.instances {
@@ -508,8 +514,13 @@ impl PatternEval {
                 table[set.scalar_local + k] = shared[set.scalar_feature + k];
             }
         }
+        let mut stage_of = [0u8; 65];
+        for (e, slot) in stage_of.iter_mut().enumerate() {
+            *slot = stage(e as u32, stages) as u8;
+        }
         PatternEval {
             set,
+            stage_of,
             expanded,
             small: [HandEval::new(4), HandEval::new(6)],
         }
@@ -525,7 +536,7 @@ impl PatternEval {
 
 /// The sum of the weights compiled once per kernel set ([`crate::kernel::multiversion`]).
 mod versions {
-    use super::{scalars, stage, PatternEval};
+    use super::{scalars, PatternEval};
     use crate::Board;
 
     crate::kernel::multiversion! {
@@ -534,7 +545,7 @@ mod versions {
         #[must_use]
         fn raw(this: &PatternEval, b: Board) -> i32 {
             let empties = b.empties();
-            let s = stage(empties.count_ones());
+            let s = usize::from(this.stage_of[empties.count_ones() as usize]);
             let table = &this.expanded[s * this.set.local..(s + 1) * this.set.local];
             let mut sum = 0i32;
             for inst in &this.set.instances {

@@ -46,10 +46,11 @@ fn a_small_fit_on_wthor_lowers_the_loss() {
         learning_rate: 0.05,
         ..FitOptions::default()
     };
-    let (mut first, mut last) = ([0.0f64; 2], [0.0f64; 2]);
-    let discs = fit(&train, &valid, None, &opts, &mut |r| {
+    let sums = std::sync::Mutex::new(([0.0f64; 2], [0.0f64; 2]));
+    let discs = fit(&train, &valid, None, &opts, &|r| {
         let n = r.train_samples as f64;
         let m = r.valid_samples as f64;
+        let (first, last) = &mut *sums.lock().unwrap();
         if r.epoch == 1 {
             first[0] += r.train_mse * n;
         }
@@ -58,6 +59,7 @@ fn a_small_fit_on_wthor_lowers_the_loss() {
             last[1] += r.valid_mse * m;
         }
     });
+    let (first, last) = sums.into_inner().unwrap();
     assert!(
         last[0] < 0.8 * first[0],
         "training loss {first:?} -> {last:?}"

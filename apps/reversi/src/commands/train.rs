@@ -12,7 +12,7 @@ use std::time::Instant;
 use anyhow::Context;
 use clap::{Args, Subcommand};
 use reversi_engine::pattern::fit::{fit, FitOptions, Sample};
-use reversi_engine::pattern::{stage_empties, PatternEval, Weights, STAGES};
+use reversi_engine::pattern::{stage_empties, PatternEval, Weights};
 
 /// `reversi train` options.
 #[derive(Debug, Args)]
@@ -23,7 +23,7 @@ pub struct TrainArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum TrainCommand {
-    /// Label the positions of WTHOR games (one data file per year, resumable).
+    /// Label the positions of WTHOR games (one data file per year and shard, resumable).
     Data {
         /// Folder of WTH_YYYY.wtb files [default: the shared data's wthor/]
         #[arg(long)]
@@ -40,9 +40,16 @@ pub enum TrainCommand {
         /// Solve the --also-exact positions of one game in this many.
         #[arg(long, default_value_t = 1)]
         also_every: usize,
-        /// Transposition table of the solver, in MB (cleared before every game).
+        /// Transposition table of each thread's solver, in MB (cleared before every game).
         #[arg(long, default_value_t = 4, value_parser = crate::options::hash_mb)]
         hash_mb: usize,
+        /// Label only shard K of N (the games numbered K modulo N in each year): N runs,
+        /// on one machine or many, make the same records as one.
+        #[arg(long, value_parser = data::parse_shard)]
+        shard: Option<data::Shard>,
+        /// Games labelled at once (the records do not depend on it).
+        #[arg(long, default_value_t = 1, value_parser = crate::options::threads)]
+        threads: usize,
     },
     /// Self-play games from XOT openings, positions labelled by deeper searches and exact
     /// solves near the end (one data file per run, named by its seed).
@@ -60,6 +67,16 @@ pub enum TrainCommand {
         /// WTHOR years from this one on are the validation split.
         #[arg(long, default_value_t = 2021)]
         valid_from: u16,
+        /// Also measure at 30 and 40 empties against the values of searches this deep (0:
+        /// not), where exact scores are out of reach.
+        #[arg(long, default_value_t = 0)]
+        search_depth: u32,
+        /// Positions searched for each of 30 and 40 empties (spread evenly over the split).
+        #[arg(long, default_value_t = 100)]
+        search_positions: usize,
+        /// Searches run at once, one thread each.
+        #[arg(long, default_value_t = 1, value_parser = crate::options::threads)]
+        threads: usize,
     },
     /// Pattern evaluation against the hand-made one at equal depth on XOT openings, each
     /// opening played with both colours.
@@ -106,9 +123,19 @@ pub struct FitArgs {
     /// The generation number written into the file.
     #[arg(long, default_value_t = 1)]
     pub generation: u16,
-    /// Start from these weights instead of zero.
+    /// Start from these weights instead of zero (when they have as many stages).
     #[arg(long)]
     pub start: Option<PathBuf>,
+    /// Weight sets sharing the game evenly: 15 is one per four empties, 30 one per two, 60
+    /// one per empty square.
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u16).range(1..=60))]
+    pub stages: u16,
+    /// A stage also learns from positions this many empties outside its own range.
+    #[arg(long, default_value_t = 2)]
+    pub window: u32,
+    /// Stages fitted at once (the weights do not depend on it).
+    #[arg(long, default_value_t = 1, value_parser = crate::options::threads)]
+    pub threads: usize,
 }
 
 pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
@@ -120,15 +147,22 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
             also_exact,
             also_every,
             hash_mb,
+            shard,
+            threads,
         } => {
             let wthor = wthor.unwrap_or_else(|| crate::data::shared_data().join("wthor"));
+            let how = data::Labelling {
+                exact_empties,
+                also_exact,
+                also_every,
+                hash_mb,
+            };
             data::run(
                 &wthor,
                 &out,
-                exact_empties,
-                &also_exact,
-                also_every,
-                hash_mb,
+                &how,
+                shard.unwrap_or(data::Shard::ALL),
+                threads,
             )?;
         }
         TrainCommand::Selfplay(a) => duel::selfplay(&a)?,
@@ -138,7 +172,17 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
             data,
             weights,
             valid_from,
-        } => measure::mae(&data, &weights, valid_from)?,
+            search_depth,
+            search_positions,
+            threads,
+        } => {
+            let searched = measure::Searched {
+                depth: search_depth,
+                positions: search_positions,
+                threads,
+            };
+            measure::mae(&data, &weights, valid_from, &searched)?;
+        }
         TrainCommand::Match(a) => return duel::run(&a),
         TrainCommand::Bestmove {
             files,
@@ -191,11 +235,13 @@ fn run_fit(a: &FitArgs) -> anyhow::Result<()> {
         learning_rate: a.lr,
         l2: a.l2,
         batch: a.batch,
-        ..FitOptions::default()
+        window: a.window,
+        stages: usize::from(a.stages),
+        threads: a.threads,
     };
     eprintln!("{opts:?}");
-    let discs = fit(&train, &valid, start.as_ref(), &opts, &mut |r| {
-        let (lo, hi) = stage_empties(r.stage);
+    let discs = fit(&train, &valid, start.as_ref(), &opts, &|r| {
+        let (lo, hi) = stage_empties(r.stage, opts.stages);
         eprintln!(
             "stage {:2} ({lo:2}-{hi:2} empties) epoch {:2}: train {} mse {:7.2} | valid {} mse {:7.2} mae {:5.2}  [{:.0} s]",
             r.stage,
@@ -212,9 +258,10 @@ fn run_fit(a: &FitArgs) -> anyhow::Result<()> {
     let bytes = w.to_bytes();
     std::fs::write(&a.out, &bytes).with_context(|| format!("writing {}", a.out.display()))?;
     outln!(
-        "wrote {} ({} bytes, {STAGES} stages, generation {}, crc32 {:08x}) in {:.0} s",
+        "wrote {} ({} bytes, {} stages, generation {}, crc32 {:08x}) in {:.0} s",
         a.out.display(),
         bytes.len(),
+        w.stages(),
         a.generation,
         w.checksum(),
         t.elapsed().as_secs_f64()

@@ -4,7 +4,10 @@
 //! features cost, not the whole table. Deterministic for a seed: one thread, a seeded
 //! shuffle, sums in a fixed order.
 
-use super::{pattern_set, stage_empties, Weights, ACTIVE, STAGES};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use super::{pattern_set, stage_empties, Weights, ACTIVE, MAX_STAGES};
 use crate::Board;
 
 /// A training position: the board (player to move) and the value to learn, in discs.
@@ -40,6 +43,10 @@ pub struct FitOptions {
     /// A stage also learns from positions this many empties outside its own range, which
     /// smooths the weights from stage to stage and helps rare patterns.
     pub window: u32,
+    /// Weight sets sharing the game evenly (1 to [`MAX_STAGES`]).
+    pub stages: usize,
+    /// Stages fitted at once (the result does not depend on it).
+    pub threads: usize,
 }
 
 impl Default for FitOptions {
@@ -51,6 +58,8 @@ impl Default for FitOptions {
             l2: 1e-4,
             batch: 256,
             window: 2,
+            stages: 30,
+            threads: 1,
         }
     }
 }
@@ -116,17 +125,41 @@ pub fn errors(w: &[f32], samples: &[&Sample]) -> (f64, f64) {
 }
 
 /// Fits every stage on `train`, reporting after each epoch the training loss and the error
-/// on `valid` (which the fit never learns from). Starts from `start` when given, from zero
-/// otherwise. Returns the weights in discs, stage by stage.
+/// on `valid` (which the fit never learns from). Starts from `start` when given and it has
+/// as many stages, from zero otherwise. Returns the weights in discs, stage by stage.
+///
+/// With several threads the stages are fitted side by side and reports of different stages
+/// interleave; the weights are the same as with one.
 pub fn fit(
     train: &[Sample],
     valid: &[Sample],
     start: Option<&Weights>,
     opts: &FitOptions,
-    report: &mut dyn FnMut(&EpochReport),
+    report: &(dyn Fn(&EpochReport) + Sync),
 ) -> Vec<Vec<f32>> {
-    (0..STAGES)
-        .map(|s| fit_stage(s, train, valid, start, opts, report))
+    let stages = opts.stages.clamp(1, MAX_STAGES);
+    let start = start.filter(|w| w.stages() == stages);
+    let next = AtomicUsize::new(0);
+    let done: Mutex<Vec<Option<Vec<f32>>>> = Mutex::new(vec![None; stages]);
+    std::thread::scope(|scope| {
+        for _ in 0..opts.threads.clamp(1, stages) {
+            scope.spawn(|| loop {
+                let s = next.fetch_add(1, Ordering::Relaxed);
+                if s >= stages {
+                    break;
+                }
+                let w = fit_stage(s, train, valid, start, opts, report);
+                if let Ok(mut d) = done.lock() {
+                    d[s] = Some(w);
+                }
+            });
+        }
+    });
+    let n = pattern_set().features();
+    done.into_inner()
+        .unwrap_or_default()
+        .into_iter()
+        .map(|w| w.unwrap_or_else(|| vec![0.0; n]))
         .collect()
 }
 
@@ -136,11 +169,11 @@ fn fit_stage(
     valid: &[Sample],
     start: Option<&Weights>,
     opts: &FitOptions,
-    report: &mut dyn FnMut(&EpochReport),
+    report: &(dyn Fn(&EpochReport) + Sync),
 ) -> Vec<f32> {
     let set = pattern_set();
     let n = set.features();
-    let (lo, hi) = stage_empties(stage);
+    let (lo, hi) = stage_empties(stage, opts.stages.clamp(1, MAX_STAGES));
     let mut mine: Vec<&Sample> = train
         .iter()
         .filter(|s| {

@@ -4,6 +4,9 @@ use super::fit::{fit, FitOptions, Sample};
 use super::*;
 use reversi_testkit::Rng;
 
+/// The generation 1 weights, a version 1 file.
+const GEN1: &[u8] = include_bytes!("../../weights/eval-gen1.bin");
+
 /// The positions of `games` seeded random games.
 fn random_positions(seed: u64, games: usize) -> Vec<Board> {
     let mut rng = Rng::new(seed);
@@ -29,10 +32,11 @@ fn random_positions(seed: u64, games: usize) -> Vec<Board> {
     out
 }
 
-/// Weights with every shared feature set to a distinct pseudo-random value.
-fn scrambled() -> Weights {
+/// Weights of `stages` stages with every shared feature set to a distinct pseudo-random
+/// value.
+fn scrambled(stages: usize) -> Weights {
     let n = pattern_set().features();
-    let discs: Vec<Vec<f32>> = (0..STAGES)
+    let discs: Vec<Vec<f32>> = (0..stages)
         .map(|s| {
             (0..n)
                 .map(|i| ((i * 7919 + s * 104_729) % 2001) as f32 / 100.0 - 10.0)
@@ -73,7 +77,7 @@ fn ternary_matches_the_portable_twin_in_every_kernel_set() {
 
 #[test]
 fn evaluation_is_symmetric() {
-    let eval = PatternEval::new(&scrambled());
+    let eval = PatternEval::new(&scrambled(30));
     for b in random_positions(11, 30) {
         let v = eval.raw(b);
         for s in 1..8 {
@@ -99,25 +103,61 @@ fn features_share_between_symmetries() {
 
 #[test]
 fn raw_is_the_sum_of_the_active_weights() {
-    let w = scrambled();
-    let eval = PatternEval::new(&w);
     let set = pattern_set();
-    for b in random_positions(5, 5) {
-        let st = w.stage(stage(b.empties().count_ones()));
-        let sum: i32 = set
-            .active(b)
-            .iter()
-            .map(|&f| i32::from(st[f as usize]))
-            .sum();
-        assert_eq!(eval.raw(b), sum);
+    for stages in [15, 30, 60] {
+        let w = scrambled(stages);
+        let eval = PatternEval::new(&w);
+        for b in random_positions(5, 5) {
+            let st = w.stage(stage(b.empties().count_ones(), stages));
+            let sum: i32 = set
+                .active(b)
+                .iter()
+                .map(|&f| i32::from(st[f as usize]))
+                .sum();
+            assert_eq!(eval.raw(b), sum);
+        }
+    }
+}
+
+#[test]
+fn stages_share_the_game_evenly() {
+    // Generation 1's 15 stages of four empties, as its file was written for.
+    assert_eq!(stage(1, 15), 0);
+    assert_eq!(stage(4, 15), 0);
+    assert_eq!(stage(5, 15), 1);
+    assert_eq!(stage(60, 15), 14);
+    assert_eq!(stage_empties(0, 15), (0, 4));
+    assert_eq!(stage_empties(5, 15), (21, 24));
+    assert_eq!(stage_empties(14, 15), (57, 60));
+    assert_eq!(stage_empties(11, 30), (23, 24));
+    assert_eq!(stage_empties(23, 60), (24, 24));
+    for stages in 1..=MAX_STAGES {
+        // Every stage holds some empties, in order, and together they cover 1 to 60.
+        let mut next = 1;
+        for s in 0..stages {
+            let (lo, hi) = stage_empties(s, stages);
+            assert_eq!(lo.max(1), next, "{stages} stages, stage {s}");
+            assert!(hi >= lo.max(1));
+            next = hi + 1;
+        }
+        assert_eq!(next, 61);
     }
 }
 
 #[test]
 fn weights_round_trip_and_reject_damage() {
-    let w = scrambled();
+    let w = scrambled(30);
     let bytes = w.to_bytes();
     assert_eq!(Weights::from_bytes(&bytes), Ok(w.clone()));
+    // Stored weights of another stage count carry another signature.
+    let other = scrambled(15).to_bytes();
+    assert_eq!(Weights::from_bytes(&other).map(|w| w.stages()), Ok(15));
+    let mut relabelled = other.clone();
+    relabelled[10] = 30;
+    assert!(matches!(
+        Weights::from_bytes(&relabelled),
+        Err(WeightsError::Shape { stages: 30, .. })
+    ));
     let cut = &bytes[..bytes.len() - 10];
     let err = Weights::from_bytes(cut).unwrap_err();
     assert!(matches!(err, WeightsError::Length { .. }), "{err}");
@@ -132,6 +172,14 @@ fn weights_round_trip_and_reject_damage() {
         Weights::from_bytes(&flipped),
         Err(WeightsError::Checksum { .. })
     ));
+    // A payload that does not inflate to the announced weights, with a valid checksum.
+    let mut bad = bytes[..28].to_vec();
+    bad[24..28].copy_from_slice(&3u32.to_le_bytes());
+    bad.extend_from_slice(&[1, 2, 3]);
+    let crc = weights::crc32(&bad);
+    bad.extend_from_slice(&crc.to_le_bytes());
+    let err = Weights::from_bytes(&bad).unwrap_err();
+    assert!(matches!(err, WeightsError::Payload { .. }), "{err}");
     let mut magic = bytes;
     magic[0] = b'X';
     assert_eq!(Weights::from_bytes(&magic), Err(WeightsError::BadMagic));
@@ -143,10 +191,29 @@ fn crc32_check_value() {
 }
 
 #[test]
+fn generation_1_files_still_load() {
+    // Version 1: no compression, 15 stages; its weights give the same values when written
+    // again as version 2.
+    let w = Weights::from_bytes(GEN1).expect("generation 1 loads");
+    assert_eq!((w.stages(), w.generation), (15, 1));
+    assert_eq!(u16::from_le_bytes([GEN1[8], GEN1[9]]), 1);
+    let again = Weights::from_bytes(&w.to_bytes()).expect("written again");
+    assert_eq!(again, w);
+    let (old, new) = (PatternEval::new(&w), PatternEval::new(&again));
+    for b in random_positions(13, 3) {
+        assert_eq!(old.raw(b), new.raw(b));
+    }
+}
+
+#[test]
 fn shipped_weights_load_and_match_their_checksum() {
     let w = Weights::from_bytes(SHIPPED).expect("the shipped weights load");
     let stored = u32::from_le_bytes(SHIPPED[SHIPPED.len() - 4..].try_into().unwrap());
-    assert_eq!(w.checksum(), stored);
+    if u16::from_le_bytes([SHIPPED[8], SHIPPED[9]]) == 2 {
+        // Writing them again gives the same file, byte for byte.
+        assert_eq!(w.checksum(), stored);
+        assert!(w.to_bytes() == SHIPPED);
+    }
     assert!(shipped().is_ok());
     // The start position is balanced.
     let eval = shipped().unwrap();
@@ -172,18 +239,22 @@ fn fitting_lowers_the_loss_and_is_deterministic() {
         batch: 32,
         ..FitOptions::default()
     };
-    let mut first = Vec::new();
-    let mut last = Vec::new();
-    let w = fit(train, valid, None, &opts, &mut |r| {
+    let first = std::sync::Mutex::new(Vec::new());
+    let last = std::sync::Mutex::new(Vec::new());
+    let w = fit(train, valid, None, &opts, &|r| {
         if r.epoch == 1 {
-            first.push(r.train_mse);
+            first.lock().unwrap().push(r.train_mse);
         }
         if r.epoch == opts.epochs {
-            last.push(r.train_mse);
+            last.lock().unwrap().push(r.train_mse);
         }
     });
-    let (before, after): (f64, f64) = (first.iter().sum(), last.iter().sum());
+    let before: f64 = first.into_inner().unwrap().iter().sum();
+    let after: f64 = last.into_inner().unwrap().iter().sum();
     assert!(after < before * 0.7, "loss {before} -> {after}");
-    let again = fit(train, valid, None, &opts, &mut |_| {});
+    let again = fit(train, valid, None, &opts, &|_| {});
     assert_eq!(w, again);
+    // Stages fitted side by side give the same weights.
+    let threads = FitOptions { threads: 3, ..opts };
+    assert_eq!(fit(train, valid, None, &threads, &|_| {}), w);
 }

@@ -1,25 +1,32 @@
-//! The weights file: a versioned header, the shared weights of every stage as little-endian
-//! `i16` (1/[`SCALE`](super::SCALE) discs), and a CRC-32 of everything before it.
+//! The weights file: a versioned header, the shared weights of every stage in 1/[`SCALE`]
+//! discs, and a CRC-32 of everything before it.
 //!
 //! ```text
 //! offset  size  field
 //!  0      8     magic "RVPATTRN"
-//!  8      2     format version (1)
-//! 10      2     stages
+//!  8      2     format version (2; version 1 files are still read)
+//! 10      2     stages (1 to 60: the weight sets sharing the game evenly)
 //! 12      4     shared weights per stage
-//! 16      4     pattern-set signature (which patterns, in which order)
+//! 16      4     signature of the pattern set and stage count
 //! 20      2     scale (weight units per disc)
-//! 22      2     generation (1 = trained on WTHOR, 2 = plus self-play, …)
-//! 24      2n    weights, stage by stage
-//! 24+2n   4     CRC-32 (IEEE) of bytes 0..24+2n
+//! 22      2     generation (1 = trained on WTHOR, 2 = exact labels to 20 empties, …)
+//! 24      4     m: length of the compressed weights
+//! 28      m     the weights, stage by stage, zigzag-coded as u16: all low bytes, then all
+//!               high bytes, the whole deflated (RFC 1951)
+//! 28+m    4     CRC-32 (IEEE) of bytes 0..28+m
 //! ```
+//!
+//! Version 1 had no length field and stored the weights as plain little-endian `i16` from
+//! offset 24.
 
 use std::fmt;
 
-use super::{pattern_set, SCALE, STAGES};
+use super::{pattern_set, MAX_STAGES, SCALE};
 
 const MAGIC: &[u8; 8] = b"RVPATTRN";
-const VERSION: u16 = 1;
+/// The version written; version 1 (uncompressed) is still read.
+const VERSION: u16 = 2;
+/// Header bytes common to both versions.
 const HEADER: usize = 24;
 
 /// Why a weights file was refused.
@@ -52,6 +59,11 @@ pub enum WeightsError {
         /// The file's length in bytes.
         actual: usize,
     },
+    /// The compressed weights do not expand to the announced count.
+    Payload {
+        /// Weights the header announces.
+        expected: usize,
+    },
     /// The checksum does not match the contents.
     Checksum {
         /// The CRC-32 at the end of the file.
@@ -75,15 +87,21 @@ impl fmt::Display for WeightsError {
                 signature,
             } => write!(
                 f,
-                "weights for {stages} stages of {features} weights (pattern set {signature:08x}) \
-                 do not fit this program's {STAGES} stages of {} (pattern set {:08x})",
+                "weights for {stages} stages of {features} weights (signature {signature:08x}) \
+                 do not fit this program's patterns: 1 to {MAX_STAGES} stages of {} weights \
+                 (signature {:08x} for {stages} stages)",
                 pattern_set().features(),
-                pattern_set().signature()
+                pattern_set().signature(usize::from(*stages))
             ),
             WeightsError::Scale(s) => write!(f, "weights scale {s} is not {SCALE}"),
             WeightsError::Length { expected, actual } => write!(
                 f,
                 "weights file is {actual} bytes, its header announces {expected} (truncated?)"
+            ),
+            WeightsError::Payload { expected } => write!(
+                f,
+                "weights file's compressed weights do not expand to the {expected} weights \
+                 its header announces (damaged?)"
             ),
             WeightsError::Checksum { stored, computed } => write!(
                 f,
@@ -100,6 +118,7 @@ impl std::error::Error for WeightsError {}
 pub struct Weights {
     /// Which generation of training made them.
     pub generation: u16,
+    stages: usize,
     values: Vec<i16>,
 }
 
@@ -139,21 +158,25 @@ fn u32_at(b: &[u8], at: usize) -> u32 {
 }
 
 impl Weights {
-    /// All-zero weights (an evaluation of 0 everywhere).
+    /// All-zero weights of `stages` stages (1 to [`MAX_STAGES`], clamped): an evaluation of
+    /// 0 everywhere.
     #[must_use]
-    pub fn zero(generation: u16) -> Weights {
+    pub fn zero(generation: u16, stages: usize) -> Weights {
+        let stages = stages.clamp(1, MAX_STAGES);
         Weights {
             generation,
-            values: vec![0; STAGES * pattern_set().features()],
+            stages,
+            values: vec![0; stages * pattern_set().features()],
         }
     }
 
-    /// Weights from per-stage values in discs, rounded to 1/[`SCALE`] and saturated.
+    /// Weights from per-stage values in discs (one `Vec` per stage, at most [`MAX_STAGES`]),
+    /// rounded to 1/[`SCALE`] and saturated.
     #[must_use]
     pub fn from_discs(generation: u16, discs: &[Vec<f32>]) -> Weights {
-        let mut w = Weights::zero(generation);
+        let mut w = Weights::zero(generation, discs.len());
         let n = pattern_set().features();
-        for (s, stage) in discs.iter().enumerate().take(STAGES) {
+        for (s, stage) in discs.iter().enumerate().take(w.stages) {
             for (i, &v) in stage.iter().enumerate().take(n) {
                 w.values[s * n + i] = (v * SCALE as f32)
                     .round()
@@ -162,6 +185,12 @@ impl Weights {
             }
         }
         w
+    }
+
+    /// The number of weight sets ([`super::stage`] maps empties to them).
+    #[must_use]
+    pub fn stages(&self) -> usize {
+        self.stages
     }
 
     /// The shared weights of one stage.
@@ -180,7 +209,7 @@ impl Weights {
             .collect()
     }
 
-    /// Reads a weights file.
+    /// Reads a weights file (version 2, or the uncompressed version 1).
     ///
     /// # Errors
     /// When the bytes are not a complete, undamaged weights file for this pattern set.
@@ -192,16 +221,16 @@ impl Weights {
             return Err(WeightsError::BadMagic);
         }
         let version = u16_at(b, 8);
-        if version != VERSION {
+        if version != 1 && version != VERSION {
             return Err(WeightsError::Version(version));
         }
         let stages = u16_at(b, 10);
         let features = u32_at(b, 12);
         let signature = u32_at(b, 16);
         let set = pattern_set();
-        if usize::from(stages) != STAGES
+        if !(1..=MAX_STAGES).contains(&usize::from(stages))
             || features as usize != set.features()
-            || signature != set.signature()
+            || signature != set.signature(usize::from(stages))
         {
             return Err(WeightsError::Shape {
                 stages,
@@ -214,8 +243,16 @@ impl Weights {
             return Err(WeightsError::Scale(scale));
         }
         let generation = u16_at(b, 22);
-        let n = STAGES * set.features();
-        let expected = HEADER + 2 * n + 4;
+        let stages = usize::from(stages);
+        let n = stages * set.features();
+        let (body, expected) = if version == 1 {
+            (HEADER, HEADER + 2 * n + 4)
+        } else {
+            if b.len() < HEADER + 8 {
+                return Err(WeightsError::TooShort { len: b.len() });
+            }
+            (HEADER + 4, HEADER + 4 + u32_at(b, HEADER) as usize + 4)
+        };
         if b.len() != expected {
             return Err(WeightsError::Length {
                 expected,
@@ -227,28 +264,52 @@ impl Weights {
         if stored != computed {
             return Err(WeightsError::Checksum { stored, computed });
         }
-        let values = b[HEADER..expected - 4]
-            .chunks_exact(2)
-            .map(|c| i16::from_le_bytes([c[0], c[1]]))
-            .collect();
-        Ok(Weights { generation, values })
+        let payload = &b[body..expected - 4];
+        let values = if version == 1 {
+            payload
+                .chunks_exact(2)
+                .map(|c| i16::from_le_bytes([c[0], c[1]]))
+                .collect()
+        } else {
+            let planes = miniz_oxide::inflate::decompress_to_vec_with_limit(payload, 2 * n)
+                .ok()
+                .filter(|p| p.len() == 2 * n)
+                .ok_or(WeightsError::Payload { expected: n })?;
+            let (low, high) = planes.split_at(n);
+            low.iter()
+                .zip(high)
+                .map(|(&l, &h)| unzigzag(u16::from_le_bytes([l, h])))
+                .collect()
+        };
+        Ok(Weights {
+            generation,
+            stages,
+            values,
+        })
     }
 
-    /// The file's bytes.
+    /// The file's bytes (version 2).
     #[must_use]
     pub fn to_bytes(&self) -> Vec<u8> {
         let set = pattern_set();
-        let mut b = Vec::with_capacity(HEADER + 2 * self.values.len() + 4);
+        let n = self.values.len();
+        let mut planes = vec![0u8; 2 * n];
+        for (i, &v) in self.values.iter().enumerate() {
+            let [l, h] = zigzag(v).to_le_bytes();
+            planes[i] = l;
+            planes[n + i] = h;
+        }
+        let packed = miniz_oxide::deflate::compress_to_vec(&planes, 9);
+        let mut b = Vec::with_capacity(HEADER + 8 + packed.len());
         b.extend_from_slice(MAGIC);
         b.extend_from_slice(&VERSION.to_le_bytes());
-        b.extend_from_slice(&(STAGES as u16).to_le_bytes());
+        b.extend_from_slice(&(self.stages as u16).to_le_bytes());
         b.extend_from_slice(&(set.features() as u32).to_le_bytes());
-        b.extend_from_slice(&set.signature().to_le_bytes());
+        b.extend_from_slice(&set.signature(self.stages).to_le_bytes());
         b.extend_from_slice(&(SCALE as u16).to_le_bytes());
         b.extend_from_slice(&self.generation.to_le_bytes());
-        for v in &self.values {
-            b.extend_from_slice(&v.to_le_bytes());
-        }
+        b.extend_from_slice(&(packed.len() as u32).to_le_bytes());
+        b.extend_from_slice(&packed);
         let crc = crc32(&b);
         b.extend_from_slice(&crc.to_le_bytes());
         b
@@ -260,4 +321,14 @@ impl Weights {
         let b = self.to_bytes();
         u32_at(&b, b.len() - 4)
     }
+}
+
+/// Small magnitudes of either sign to small codes: 0, -1, 1, -2, … to 0, 1, 2, 3, …
+fn zigzag(v: i16) -> u16 {
+    ((v << 1) ^ (v >> 15)) as u16
+}
+
+/// The inverse of [`zigzag`].
+fn unzigzag(z: u16) -> i16 {
+    ((z >> 1) as i16) ^ -((z & 1) as i16)
 }

@@ -1,16 +1,22 @@
 //! `reversi train data`: training positions from the WTHOR games, labelled by exact solves
-//! near the end and by the games' theoretical scores before that, one file per year.
+//! near the end and by the games' theoretical scores before that, one file per year (or per
+//! year and shard).
 //!
 //! A data file is the magic `RVTRAIN1` then 18-byte records: the player's and the opponent's
 //! discs (u64 little-endian, side to move first), the label (i8, final disc difference for
-//! the side to move) and how it was found ([`Kind`]). Each year's file is written beside its
-//! final name and renamed once complete, so an interrupted run resumes with the next file.
+//! the side to move) and how it was found ([`Kind`]). Each file is written beside its final
+//! name and renamed once complete, so an interrupted run resumes with the next file.
+//!
+//! Every game is labelled on its own (a cleared table, exact solves), so the records do not
+//! depend on the threads or on the sharding: `--shard K/N` takes the games whose number in
+//! their year is K modulo N, and the N shards together hold exactly the records of one run.
 
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicBool;
-use std::time::Instant;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
 use reversi_engine::engine::{Engine, Limits};
@@ -139,9 +145,51 @@ pub fn files(dir: &Path) -> anyhow::Result<Vec<(String, PathBuf)>> {
     Ok(out)
 }
 
-/// The year of a data file named `wthor-YYYY`.
+/// The year of a data file named `wthor-YYYY` or `wthor-YYYY-K-of-N` (a shard).
 pub fn wthor_year(stem: &str) -> Option<u16> {
-    stem.strip_prefix("wthor-")?.parse().ok()
+    let rest = stem.strip_prefix("wthor-")?;
+    rest.split('-').next()?.parse().ok()
+}
+
+/// One part of a data set split across processes or machines: the games whose number is
+/// `index` modulo `count`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shard {
+    pub index: usize,
+    pub count: usize,
+}
+
+impl Shard {
+    /// The whole data set.
+    pub const ALL: Shard = Shard { index: 0, count: 1 };
+
+    /// Whether game number `game` (counting from 0) belongs to this shard.
+    pub fn holds(self, game: usize) -> bool {
+        game % self.count == self.index
+    }
+
+    /// The data file's name for a year's games.
+    pub fn file_name(self, year: u16) -> String {
+        if self.count == 1 {
+            format!("wthor-{year}.bin")
+        } else {
+            format!("wthor-{year}-{}-of-{}.bin", self.index, self.count)
+        }
+    }
+}
+
+/// `--shard K/N`: shard K (0 to N−1) of N.
+pub fn parse_shard(text: &str) -> Result<Shard, String> {
+    let bad = || format!("{text:?} is not a shard; give K/N with 0 <= K < N, as 0/4");
+    let (k, n) = text.trim().split_once('/').ok_or_else(bad)?;
+    let (index, count): (usize, usize) = (
+        k.trim().parse().map_err(|_| bad())?,
+        n.trim().parse().map_err(|_| bad())?,
+    );
+    if count == 0 || index >= count {
+        return Err(bad());
+    }
+    Ok(Shard { index, count })
 }
 
 /// The positions of a WTHOR game, side to move first, each with whether Black is to move;
@@ -181,60 +229,118 @@ pub fn solve(engine: &Engine, b: Board) -> i32 {
         .unwrap_or(0)
 }
 
-/// Labels the positions of one WTHOR file.
+/// How `train data` labels positions.
+#[derive(Debug, Clone)]
+pub struct Labelling {
+    /// Positions with this many empties or fewer are solved exactly.
+    pub exact_empties: u32,
+    /// Positions with exactly these numbers of empties are solved too…
+    pub also_exact: Vec<u32>,
+    /// …in one game of this many.
+    pub also_every: usize,
+    /// The solver's table, in MB, per thread.
+    pub hash_mb: usize,
+}
+
+/// Labels the positions of one game (from the end backwards, so that the solves of later
+/// positions help the earlier ones); `None` when the game has an illegal move or stops
+/// before its end. `number` is the game's number in its file (for `also_every`).
+pub fn label_game(
+    game: &Game,
+    number: usize,
+    how: &Labelling,
+    engine: &Engine,
+) -> Option<Vec<Record>> {
+    let also: &[u32] = if number % how.also_every.max(1) == 0 {
+        &how.also_exact
+    } else {
+        &[]
+    };
+    let positions = replay(game)?;
+    let black_diff = 2 * i32::from(game.theoretical_score) - 64;
+    engine.clear();
+    let stop = AtomicBool::new(false);
+    let mut out = Vec::with_capacity(positions.len());
+    // The exact value of the position after the one being labelled, and whether Black was
+    // to move there.
+    let mut later: Option<(i32, bool)> = None;
+    for &(board, black) in positions.iter().rev() {
+        let empties = board.empties().count_ones();
+        let (label, kind) = if empties <= how.exact_empties || also.contains(&empties) {
+            // The move played is worth the next position's value (negated unless a pass
+            // came between): a lower bound, usually the value itself.
+            let value = match later {
+                Some((v, next_black)) => {
+                    let lower = if next_black == black { v } else { -v };
+                    engine
+                        .solve_above(board, u64::MAX, lower, &stop)
+                        .unwrap_or_else(|| solve(engine, board))
+                }
+                None => solve(engine, board),
+            };
+            later = Some((value, black));
+            (value, Kind::Solved)
+        } else {
+            later = None;
+            let v = if black { black_diff } else { -black_diff };
+            let kind = if empties == 24 {
+                Kind::Exact24
+            } else {
+                Kind::Theoretical
+            };
+            (v, kind)
+        };
+        out.push(Record {
+            board,
+            label: label as i8,
+            kind,
+        });
+    }
+    Some(out)
+}
+
+/// Labels the games of `shard` among `games` on `threads` threads, reporting progress to
+/// `progress` (games done, games in the shard). Returns the records in game order and the
+/// number of games skipped (illegal or unfinished).
 fn label_games(
     games: &[Game],
-    exact_empties: u32,
-    also_exact: &[u32],
-    also_every: usize,
-    engine: &Engine,
+    shard: Shard,
+    how: &Labelling,
+    threads: usize,
+    progress: &(dyn Fn(usize, usize) + Sync),
 ) -> (Vec<Record>, usize) {
-    let mut out = Vec::new();
-    let mut skipped = 0;
-    for (g, game) in games.iter().enumerate() {
-        let also = if g % also_every.max(1) == 0 {
-            also_exact
-        } else {
-            &[]
-        };
-        let Some(positions) = replay(game) else {
-            skipped += 1;
-            continue;
-        };
-        let black_diff = 2 * i32::from(game.theoretical_score) - 64;
-        engine.clear();
-        // From the end backwards, so the solves of later positions help the earlier ones.
-        for &(board, black) in positions.iter().rev() {
-            let empties = board.empties().count_ones();
-            let (label, kind) = if empties <= exact_empties || also.contains(&empties) {
-                (solve(engine, board), Kind::Solved)
-            } else {
-                let v = if black { black_diff } else { -black_diff };
-                let kind = if empties == 24 {
-                    Kind::Exact24
-                } else {
-                    Kind::Theoretical
-                };
-                (v, kind)
-            };
-            out.push(Record {
-                board,
-                label: label as i8,
-                kind,
+    let mine: Vec<usize> = (0..games.len()).filter(|&g| shard.holds(g)).collect();
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<Vec<Record>>>> = Mutex::new(vec![None; mine.len()]);
+    std::thread::scope(|scope| {
+        for _ in 0..threads.clamp(1, mine.len().max(1)) {
+            scope.spawn(|| {
+                let engine = Engine::new(how.hash_mb, 1);
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&g) = mine.get(i) else { break };
+                    let records = label_game(&games[g], g, how, &engine);
+                    if let Ok(mut r) = results.lock() {
+                        r[i] = records;
+                    }
+                    progress(done.fetch_add(1, Ordering::Relaxed) + 1, mine.len());
+                }
             });
         }
-    }
-    (out, skipped)
+    });
+    let results = results.into_inner().unwrap_or_default();
+    let skipped = results.iter().filter(|r| r.is_none()).count();
+    (results.into_iter().flatten().flatten().collect(), skipped)
 }
 
 /// `reversi train data`.
 pub fn run(
     wthor: &Path,
     out: &Path,
-    exact_empties: u32,
-    also_exact: &[u32],
-    also_every: usize,
-    hash_mb: usize,
+    how: &Labelling,
+    shard: Shard,
+    threads: usize,
 ) -> anyhow::Result<()> {
     fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
     let mut inputs: Vec<PathBuf> = fs::read_dir(wthor)
@@ -246,13 +352,12 @@ pub fn run(
     if inputs.is_empty() {
         bail!("no .wtb files in {}", wthor.display());
     }
-    let engine = Engine::new(hash_mb, 1);
     let started = Instant::now();
     let (mut done, mut total) = (0usize, 0usize);
     for (k, input) in inputs.iter().enumerate() {
         let bytes = fs::read(input).with_context(|| format!("reading {}", input.display()))?;
         let db = parse_wtb(&bytes).with_context(|| format!("reading {}", input.display()))?;
-        let target = out.join(format!("wthor-{}.bin", db.header.year));
+        let target = out.join(shard.file_name(db.header.year));
         if target.exists() {
             eprintln!(
                 "[{}/{}] {}: done before, skipped",
@@ -263,22 +368,37 @@ pub fn run(
             continue;
         }
         let t = Instant::now();
-        let (records, skipped) =
-            label_games(&db.games, exact_empties, also_exact, also_every, &engine);
+        let last = Mutex::new(Instant::now());
+        let progress = |games: usize, of: usize| {
+            let Ok(mut last) = last.lock() else { return };
+            if last.elapsed() >= Duration::from_secs(10) && games < of {
+                *last = Instant::now();
+                let secs = t.elapsed().as_secs_f64();
+                eprintln!(
+                    "[{}/{}] {}: {games}/{of} games, {secs:.0} s, about {:.0} s to go",
+                    k + 1,
+                    inputs.len(),
+                    target.display(),
+                    secs / games as f64 * (of - games) as f64
+                );
+            }
+        };
+        let (records, skipped) = label_games(&db.games, shard, how, threads, &progress);
         let tmp = target.with_extension("bin.part");
         let mut f =
             fs::File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
         f.write_all(&encode(&records))?;
         f.sync_all()?;
         fs::rename(&tmp, &target)?;
-        done += db.games.len() - skipped;
+        let games = (0..db.games.len()).filter(|&g| shard.holds(g)).count();
+        done += games - skipped;
         total += records.len();
         eprintln!(
             "[{}/{}] {}: {} games ({} skipped: illegal or unfinished), {} positions, {} solved, {:.1} s (total {:.0} s)",
             k + 1,
             inputs.len(),
             target.display(),
-            db.games.len() - skipped,
+            games - skipped,
             skipped,
             records.len(),
             records.iter().filter(|r| r.kind == Kind::Solved).count(),
@@ -291,4 +411,55 @@ pub fn run(
         started.elapsed().as_secs_f64()
     );
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn games() -> Vec<Game> {
+        let path = reversi_testkit::data_file("wthor/WTH_1990.wtb");
+        let db = parse_wtb(&fs::read(path).expect("WTHOR 1990")).expect("parses");
+        db.games.into_iter().take(12).collect()
+    }
+
+    #[test]
+    fn shards_hold_exactly_the_records_of_one_run() {
+        let games = games();
+        let how = Labelling {
+            exact_empties: 12,
+            also_exact: vec![16],
+            also_every: 3,
+            hash_mb: 4,
+        };
+        let key = |r: &Record| (r.board.player, r.board.opponent, r.label, r.kind as u8);
+        let (mut whole, skipped) = label_games(&games, Shard::ALL, &how, 1, &|_, _| {});
+        assert!(whole.iter().any(|r| r.kind == Kind::Solved));
+        let mut parts = Vec::new();
+        let mut parts_skipped = 0;
+        for index in 0..3 {
+            let shard = Shard { index, count: 3 };
+            let (r, s) = label_games(&games, shard, &how, 2, &|_, _| {});
+            parts.extend(r);
+            parts_skipped += s;
+        }
+        whole.sort_by_key(key);
+        parts.sort_by_key(key);
+        assert_eq!(parts_skipped, skipped);
+        assert_eq!(parts.len(), whole.len());
+        assert!(parts.iter().zip(&whole).all(|(a, b)| key(a) == key(b)));
+    }
+
+    #[test]
+    fn shard_names_and_parsing() {
+        assert_eq!(parse_shard("1/4"), Ok(Shard { index: 1, count: 4 }));
+        assert!(parse_shard("4/4").unwrap_err().contains("0 <= K < N"));
+        assert!(parse_shard("0/0").is_err());
+        assert!(parse_shard("x").is_err());
+        let name = Shard { index: 1, count: 4 }.file_name(1990);
+        assert_eq!(name, "wthor-1990-1-of-4.bin");
+        assert_eq!(wthor_year(name.trim_end_matches(".bin")), Some(1990));
+        assert_eq!(wthor_year("wthor-2021"), Some(2021));
+        assert_eq!(wthor_year("selfplay-3"), None);
+    }
 }

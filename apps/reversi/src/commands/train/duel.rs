@@ -3,8 +3,8 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use anyhow::{bail, Context};
@@ -36,6 +36,9 @@ pub struct DuelArgs {
     /// The other side's weights instead of the hand-made evaluation.
     #[arg(long)]
     pub against: Option<PathBuf>,
+    /// Games played at once, one thread each (the results do not depend on it).
+    #[arg(long, default_value_t = 1, value_parser = crate::options::threads)]
+    pub threads: usize,
 }
 
 /// `reversi train selfplay` options.
@@ -144,42 +147,62 @@ pub fn run(a: &DuelArgs) -> anyhow::Result<ExitCode> {
         Some(p) => Arc::new(load_eval(p)?),
         None => Arc::new(HandEval::new(8)),
     };
-    let (pe, he) = (engine_with(pattern), engine_with(other));
     let limits = Limits::midgame(a.depth);
     let t = Instant::now();
-    let (mut w, mut d, mut l, mut discs) = (0, 0, 0, 0i64);
-    let mut games = 0;
-    for (i, &(board, black)) in openings.iter().enumerate() {
-        for pattern_black in [true, false] {
-            if games == a.games {
-                break;
-            }
-            let engines = if pattern_black {
-                [&pe, &he]
-            } else {
-                [&he, &pe]
-            };
-            let (black_diff, _) = play(board, black, engines, &limits);
-            let mine = if pattern_black {
-                black_diff
-            } else {
-                -black_diff
-            };
-            match mine.signum() {
-                1 => w += 1,
-                0 => d += 1,
-                _ => l += 1,
-            }
-            discs += i64::from(mine);
-            games += 1;
+    // Each opening twice, the pattern side Black first.
+    let jobs: Vec<(usize, bool)> = (0..openings.len())
+        .flat_map(|i| [(i, true), (i, false)])
+        .take(a.games)
+        .collect();
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<i32>>> = Mutex::new(vec![None; jobs.len()]);
+    std::thread::scope(|scope| {
+        for _ in 0..a.threads.clamp(1, jobs.len().max(1)) {
+            scope.spawn(|| {
+                let (pe, he) = (engine_with(pattern.clone()), engine_with(other.clone()));
+                loop {
+                    let j = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&(i, pattern_black)) = jobs.get(j) else {
+                        break;
+                    };
+                    let (board, black) = openings[i];
+                    let engines = if pattern_black {
+                        [&pe, &he]
+                    } else {
+                        [&he, &pe]
+                    };
+                    let (black_diff, _) = play(board, black, engines, &limits);
+                    let mine = if pattern_black {
+                        black_diff
+                    } else {
+                        -black_diff
+                    };
+                    let Ok(mut r) = results.lock() else { break };
+                    r[j] = Some(mine);
+                    let played: Vec<i32> = r.iter().flatten().copied().collect();
+                    if played.len() % 20 == 0 {
+                        let (w, d, l) = tally(&played);
+                        eprintln!(
+                            "{}/{} games: pattern {w} wins, {d} draws, {l} losses [{:.0} s]",
+                            played.len(),
+                            jobs.len(),
+                            t.elapsed().as_secs_f64()
+                        );
+                    }
+                }
+            });
         }
-        eprintln!(
-            "opening {:3}: pattern {w} wins, {d} draws, {l} losses after {games} games [{:.0} s]",
-            i + 1,
-            t.elapsed().as_secs_f64()
-        );
-    }
-    let score = (f64::from(w) + 0.5 * f64::from(d)) / games.max(1) as f64;
+    });
+    let played: Vec<i32> = results
+        .into_inner()
+        .unwrap_or_default()
+        .into_iter()
+        .flatten()
+        .collect();
+    let (w, d, l) = tally(&played);
+    let games = played.len();
+    let discs: i64 = played.iter().map(|&x| i64::from(x)).sum();
+    let score = (w as f64 + 0.5 * d as f64) / games.max(1) as f64;
     outln!(
         "pattern vs {} at depth {}: {games} games, +{w} ={d} -{l}, score {:.1}%, average disc difference {:+.2}, {:.0} s",
         a.against.as_ref().map_or("hand".into(), |p| p.display().to_string()),
@@ -189,6 +212,12 @@ pub fn run(a: &DuelArgs) -> anyhow::Result<ExitCode> {
         t.elapsed().as_secs_f64()
     )?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Wins, draws and losses among disc differences.
+fn tally(diffs: &[i32]) -> (usize, usize, usize) {
+    let count = |sign: i32| diffs.iter().filter(|d| d.signum() == sign).count();
+    (count(1), count(0), count(-1))
 }
 
 pub fn selfplay(a: &SelfplayArgs) -> anyhow::Result<()> {

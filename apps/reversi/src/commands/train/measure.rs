@@ -2,14 +2,14 @@
 //! exact scores, and how often a fixed-depth search finds the best move.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use anyhow::Context;
 use reversi_engine::engine::{Engine, Limits};
 use reversi_engine::eval::{Evaluator, HandEval};
-use reversi_engine::pattern::{shipped, stage, stage_empties, PatternEval, STAGES};
+use reversi_engine::pattern::{shipped, stage, stage_empties, PatternEval};
 use reversi_engine::Board;
 use reversi_formats::obf::parse_obf;
 
@@ -32,7 +32,63 @@ fn contenders(extra: &[PathBuf]) -> anyhow::Result<Vec<(String, Arc<dyn Evaluato
     Ok(out)
 }
 
-pub fn mae(dir: &Path, extra: &[PathBuf], valid_from: u16) -> anyhow::Result<()> {
+/// The last table of `train mae` groups positions by four empties (1–4, 5–8, …).
+const REPORT_GROUPS: usize = 15;
+
+/// `train mae --search-depth`: labels from searches where exact scores are out of reach.
+pub struct Searched {
+    /// Depth of the labelling searches (0: none).
+    pub depth: u32,
+    /// Positions for each number of empties.
+    pub positions: usize,
+    /// Searches at once.
+    pub threads: usize,
+}
+
+/// Up to `count` records spread evenly over `set`, each labelled with the value of a
+/// `depth`-ply search by the shipped evaluation (side to move's view).
+fn searched_labels(set: &[&Record], count: usize, depth: u32, threads: usize) -> Vec<Record> {
+    let step = set.len().div_ceil(count.max(1)).max(1);
+    let picked: Vec<Record> = set.iter().step_by(step).map(|r| **r).collect();
+    let next = AtomicUsize::new(0);
+    let out: Mutex<Vec<Option<Record>>> = Mutex::new(vec![None; picked.len()]);
+    let limits = Limits::midgame(depth);
+    std::thread::scope(|scope| {
+        for _ in 0..threads.clamp(1, picked.len().max(1)) {
+            scope.spawn(|| {
+                let engine = Engine::new(64, 1);
+                let stop = AtomicBool::new(false);
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(r) = picked.get(i) else { break };
+                    engine.clear();
+                    let t = engine.search(r.board, u64::MAX, &limits, &stop, &mut |_| {});
+                    let Some(best) = t.best else { continue };
+                    let labelled = Record {
+                        label: best.score.clamp(-64, 64) as i8,
+                        kind: Kind::Searched,
+                        ..*r
+                    };
+                    if let Ok(mut o) = out.lock() {
+                        o[i] = Some(labelled);
+                    }
+                }
+            });
+        }
+    });
+    out.into_inner()
+        .unwrap_or_default()
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
+pub fn mae(
+    dir: &Path,
+    extra: &[PathBuf],
+    valid_from: u16,
+    searched: &Searched,
+) -> anyhow::Result<()> {
     let mut records: Vec<Record> = Vec::new();
     for (stem, path) in data::files(dir)? {
         if data::wthor_year(&stem).is_some_and(|y| y >= valid_from) {
@@ -86,14 +142,38 @@ pub fn mae(dir: &Path, extra: &[PathBuf], valid_from: u16) -> anyhow::Result<()>
         }
         outln!()?;
     }
+    if searched.depth > 0 {
+        outln!()?;
+        outln!(
+            "by empties, against depth-{} searches by the shipped evaluation:",
+            searched.depth
+        )?;
+        for e in [30u32, 40] {
+            let all: Vec<&Record> = records
+                .iter()
+                .filter(|r| r.board.empties().count_ones() == e)
+                .collect();
+            let t = Instant::now();
+            let labelled =
+                searched_labels(&all, searched.positions, searched.depth, searched.threads);
+            let set: Vec<&Record> = labelled.iter().collect();
+            out!("{e:>8} {:>7}", set.len())?;
+            for (_, ev) in &evals {
+                out!(" {:>10.2}", mean_error(ev.as_ref(), &set))?;
+            }
+            outln!("   ({:.0} s of searches)", t.elapsed().as_secs_f64())?;
+        }
+    }
     outln!()?;
-    outln!("by stage, against every validation label (exact where solved, else theoretical):")?;
-    for s in 0..STAGES {
+    outln!(
+        "by four empties, against every validation label (exact where solved, else theoretical):"
+    )?;
+    for s in 0..REPORT_GROUPS {
         let set: Vec<&Record> = records
             .iter()
-            .filter(|r| stage(r.board.empties().count_ones()) == s)
+            .filter(|r| stage(r.board.empties().count_ones(), REPORT_GROUPS) == s)
             .collect();
-        let (lo, hi) = stage_empties(s);
+        let (lo, hi) = stage_empties(s, REPORT_GROUPS);
         out!("{:>8} {:>7}", format!("{lo}-{hi}"), set.len())?;
         for (_, ev) in &evals {
             out!(" {:>10.2}", mean_error(ev.as_ref(), &set))?;
