@@ -172,7 +172,42 @@ const GROUPS: &[Group] = &[
         name: "diagonal 4",
         squares: &[(4, 0), (5, 1), (6, 2), (7, 3)],
     },
+    // Generation 2 on.
+    Group {
+        name: "corner triangle",
+        squares: &[
+            (0, 0),
+            (1, 0),
+            (2, 0),
+            (3, 0),
+            (0, 1),
+            (1, 1),
+            (2, 1),
+            (0, 2),
+            (1, 2),
+            (0, 3),
+        ],
+    },
+    Group {
+        name: "edge + block",
+        squares: &[
+            (0, 0),
+            (2, 0),
+            (3, 0),
+            (4, 0),
+            (5, 0),
+            (7, 0),
+            (2, 1),
+            (3, 1),
+            (4, 1),
+            (5, 1),
+        ],
+    },
 ];
+
+/// Generation 1 weights files hold the first this many patterns of [`GROUPS`]; they load
+/// with zero weights for the others.
+const GEN1_GROUPS: usize = 11;
 
 /// A symmetry of the square, on (column, row).
 type Symmetry = fn(u8, u8) -> (u8, u8);
@@ -312,6 +347,15 @@ pub struct PatternSet {
     /// A fingerprint of the patterns and scalars; weight files store it mixed with their
     /// stage count ([`PatternSet::signature`]).
     base_signature: u32,
+    /// The same for generation 1's patterns (the first [`GEN1_GROUPS`]).
+    gen1_signature: u32,
+    /// Shared pattern features of generation 1's patterns (numbered first).
+    gen1_features: usize,
+}
+
+/// One step of the set's fingerprint (FNV-1a on words).
+const fn mix(signature: u32, x: u32) -> u32 {
+    (signature ^ x).wrapping_mul(0x0100_0193)
 }
 
 /// The scalar features of a position, relative to the scalar block.
@@ -336,7 +380,7 @@ fn scalars(b: Board, empties: u64) -> [usize; 5] {
 const SCALAR_COUNT: usize = 2 * (MOBILITY_MAX as usize + 1) + 2 * (POTENTIAL_MAX as usize + 1) + 2;
 
 /// Active features of every position: one per instance and the five scalars.
-pub const ACTIVE: usize = 46 + 5;
+pub const ACTIVE: usize = 54 + 5;
 
 impl PatternSet {
     fn build() -> PatternSet {
@@ -344,15 +388,16 @@ impl PatternSet {
         let mut features = 0usize;
         let mut local = 0usize;
         let mut signature = 0x811c_9dc5u32;
-        let mut sign = |x: u32| {
-            signature = (signature ^ x).wrapping_mul(0x0100_0193);
-        };
-        for g in GROUPS {
+        let (mut gen1_signature, mut gen1_features) = (0, 0);
+        for (k, g) in GROUPS.iter().enumerate() {
+            if k == GEN1_GROUPS {
+                (gen1_signature, gen1_features) = (mix(signature, SCALAR_COUNT as u32), features);
+            }
             let n = g.squares.len();
             for &(c, r) in g.squares {
-                sign(u32::from(8 * r + c));
+                signature = mix(signature, u32::from(8 * r + c));
             }
-            sign(0xff);
+            signature = mix(signature, 0xff);
             let size = 3usize.pow(n as u32);
             let set: u64 = g.squares.iter().map(|&(c, r)| 1u64 << (8 * r + c)).sum();
             // Permutations of the digit positions under the symmetries that keep the set.
@@ -425,7 +470,7 @@ impl PatternSet {
                 local += size;
             }
         }
-        sign(SCALAR_COUNT as u32);
+        signature = mix(signature, SCALAR_COUNT as u32);
         let scalar_feature = features;
         let scalar_local = local;
         PatternSet {
@@ -435,6 +480,8 @@ impl PatternSet {
             scalar_local,
             local: local + SCALAR_COUNT,
             base_signature: signature,
+            gen1_signature,
+            gen1_features,
         }
     }
 
@@ -448,7 +495,27 @@ impl PatternSet {
     /// patterns (squares and order), the scalars and the stage count.
     #[must_use]
     pub fn signature(&self, stages: usize) -> u32 {
-        (self.base_signature ^ stages as u32).wrapping_mul(0x0100_0193)
+        mix(self.base_signature, stages as u32)
+    }
+
+    /// The fingerprint of a generation 1 file of `stages` stages (its first
+    /// [`GEN1_GROUPS`] patterns).
+    fn gen1_signature(&self, stages: usize) -> u32 {
+        mix(self.gen1_signature, stages as u32)
+    }
+
+    /// Shared weights per stage in a generation 1 file.
+    fn gen1_shared(&self) -> usize {
+        self.gen1_features + SCALAR_COUNT
+    }
+
+    /// A generation 1 stage's weights in this set's numbering: its pattern weights first,
+    /// zero for the later patterns, its scalar weights last.
+    fn from_gen1(&self, old: &[i16]) -> Vec<i16> {
+        let mut out = vec![0i16; self.features];
+        out[..self.gen1_features].copy_from_slice(&old[..self.gen1_features]);
+        out[self.scalar_feature..].copy_from_slice(&old[self.gen1_features..]);
+        out
     }
 
     /// The pattern instances on the board.

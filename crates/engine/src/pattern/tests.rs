@@ -197,6 +197,33 @@ fn generation_1_files_still_load() {
     let w = Weights::from_bytes(GEN1).expect("generation 1 loads");
     assert_eq!((w.stages(), w.generation), (15, 1));
     assert_eq!(u16::from_le_bytes([GEN1[8], GEN1[9]]), 1);
+    // Its evaluation is the sum of the file's own weights over the features it knows: the
+    // patterns added later weigh nothing.
+    let set = pattern_set();
+    let old = u32::from_le_bytes(GEN1[12..16].try_into().unwrap()) as usize;
+    let file = |s: usize, f: usize| {
+        let at = 24 + 2 * (s * old + f);
+        i32::from(i16::from_le_bytes([GEN1[at], GEN1[at + 1]]))
+    };
+    let eval = PatternEval::new(&w);
+    for b in random_positions(17, 4) {
+        let s = stage(b.empties().count_ones(), 15);
+        let expected: i32 = set
+            .active(b)
+            .iter()
+            .map(|&f| f as usize)
+            .map(|f| {
+                if f < set.gen1_features {
+                    file(s, f)
+                } else if f >= set.scalar_feature {
+                    file(s, set.gen1_features + f - set.scalar_feature)
+                } else {
+                    0
+                }
+            })
+            .sum();
+        assert_eq!(eval.raw(b), expected);
+    }
     let again = Weights::from_bytes(&w.to_bytes()).expect("written again");
     assert_eq!(again, w);
     let (old, new) = (PatternEval::new(&w), PatternEval::new(&again));

@@ -17,7 +17,8 @@
 //! ```
 //!
 //! Version 1 had no length field and stored the weights as plain little-endian `i16` from
-//! offset 24.
+//! offset 24. Its files (generation 1) hold the first eleven patterns only, with their own
+//! signature; they load with zero weights for the patterns added since.
 
 use std::fmt;
 
@@ -228,9 +229,14 @@ impl Weights {
         let features = u32_at(b, 12);
         let signature = u32_at(b, 16);
         let set = pattern_set();
+        // Generation 1 files hold fewer patterns; they load with zeros for the others.
+        let gen1 = version == 1
+            && features as usize == set.gen1_shared()
+            && signature == set.gen1_signature(usize::from(stages));
         if !(1..=MAX_STAGES).contains(&usize::from(stages))
-            || features as usize != set.features()
-            || signature != set.signature(usize::from(stages))
+            || !gen1
+                && (features as usize != set.features()
+                    || signature != set.signature(usize::from(stages)))
         {
             return Err(WeightsError::Shape {
                 stages,
@@ -244,7 +250,7 @@ impl Weights {
         }
         let generation = u16_at(b, 22);
         let stages = usize::from(stages);
-        let n = stages * set.features();
+        let n = stages * features as usize;
         let (body, expected) = if version == 1 {
             (HEADER, HEADER + 2 * n + 4)
         } else {
@@ -266,10 +272,17 @@ impl Weights {
         }
         let payload = &b[body..expected - 4];
         let values = if version == 1 {
-            payload
+            let old: Vec<i16> = payload
                 .chunks_exact(2)
                 .map(|c| i16::from_le_bytes([c[0], c[1]]))
-                .collect()
+                .collect();
+            if gen1 {
+                old.chunks_exact(features as usize)
+                    .flat_map(|stage| set.from_gen1(stage))
+                    .collect()
+            } else {
+                old
+            }
         } else {
             let planes = miniz_oxide::inflate::decompress_to_vec_with_limit(payload, 2 * n)
                 .ok()
