@@ -641,8 +641,9 @@ impl Evaluator for PatternEval {
     }
 }
 
-/// The weights the program ships with (`weights/eval-gen1.bin`).
-pub const SHIPPED: &[u8] = include_bytes!("../weights/eval-gen1.bin");
+/// The weights the program ships with (`weights/eval-gen2.bin`; `weights/eval-gen1.bin`
+/// is kept for comparisons: `reversi train match --against`, `train mae --weights`).
+pub const SHIPPED: &[u8] = include_bytes!("../weights/eval-gen2.bin");
 
 /// The shipped evaluation, loaded once.
 ///

@@ -42,13 +42,13 @@ pub const fn endgame_shallow(empties: u32) -> u32 {
 
 /// Fitted deviation (discs) of a `shallow`-deep search from a `depth`-deep one with `empties`
 /// empty squares: `c0 + c1·empties + c2·depth + c3·shallow` (`reversi train probcut
-/// --positions 100 --depth 10 --exact-to 22`: 1,400 positions of WTHOR 2023, trained
-/// evaluation; the fit's rms error 0.47 disc).
-const MIDGAME_SIGMA: [f32; 4] = [4.652, -0.0511, 0.1578, -0.3428];
+/// --positions 100 --depth 10 --exact-to 22`: 1,400 positions of WTHOR 2023, generation 2
+/// evaluation; the fit's rms error 0.38 disc).
+const MIDGAME_SIGMA: [f32; 4] = [4.979, -0.0540, 0.1573, -0.4201];
 /// Fitted deviation (discs) of a `shallow`-deep search from the exact score of a position with
 /// `empties` empty squares: `c0 + c1·empties + c2·shallow` (same run, 12–22 empties; rms
-/// error 0.58 disc).
-const ENDGAME_SIGMA: [f32; 3] = [9.549, -0.0428, -0.4902];
+/// error 0.56 disc).
+const ENDGAME_SIGMA: [f32; 3] = [9.939, -0.0976, -0.4498];
 
 /// The deviation of a midgame prediction, in discs.
 #[must_use]
