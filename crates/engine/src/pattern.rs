@@ -511,7 +511,7 @@ impl PatternSet {
 
     /// A generation 1 stage's weights in this set's numbering: its pattern weights first,
     /// zero for the later patterns, its scalar weights last.
-    fn from_gen1(&self, old: &[i16]) -> Vec<i16> {
+    fn widen_gen1(&self, old: &[i16]) -> Vec<i16> {
         let mut out = vec![0i16; self.features];
         out[..self.gen1_features].copy_from_slice(&old[..self.gen1_features]);
         out[self.scalar_feature..].copy_from_slice(&old[self.gen1_features..]);

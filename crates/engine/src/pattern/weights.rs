@@ -278,7 +278,7 @@ impl Weights {
                 .collect();
             if gen1 {
                 old.chunks_exact(features as usize)
-                    .flat_map(|stage| set.from_gen1(stage))
+                    .flat_map(|stage| set.widen_gen1(stage))
                     .collect()
             } else {
                 old

@@ -251,7 +251,7 @@ pub fn label_game(
     how: &Labelling,
     engine: &Engine,
 ) -> Option<Vec<Record>> {
-    let also: &[u32] = if number % how.also_every.max(1) == 0 {
+    let also: &[u32] = if number.is_multiple_of(how.also_every.max(1)) {
         &how.also_exact
     } else {
         &[]

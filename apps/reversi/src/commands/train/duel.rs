@@ -180,7 +180,7 @@ pub fn run(a: &DuelArgs) -> anyhow::Result<ExitCode> {
                     let Ok(mut r) = results.lock() else { break };
                     r[j] = Some(mine);
                     let played: Vec<i32> = r.iter().flatten().copied().collect();
-                    if played.len() % 20 == 0 {
+                    if played.len().is_multiple_of(20) {
                         let (w, d, l) = tally(&played);
                         eprintln!(
                             "{}/{} games: pattern {w} wins, {d} draws, {l} losses [{:.0} s]",
