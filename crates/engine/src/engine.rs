@@ -216,6 +216,14 @@ impl Engine {
         self.eval = Some(eval);
     }
 
+    /// The evaluation of a search on the playable squares `mask`: the engine's own, else the
+    /// default for the board ([`crate::pattern::default_evaluator`]).
+    fn evaluator(&self, mask: u64) -> Arc<dyn Evaluator> {
+        self.eval
+            .clone()
+            .unwrap_or_else(|| crate::pattern::default_evaluator(mask))
+    }
+
     /// The number of threads a search uses.
     #[must_use]
     pub fn threads(&self) -> usize {
@@ -275,14 +283,8 @@ impl Engine {
         lower: i32,
         stop: &AtomicBool,
     ) -> Option<i32> {
-        let default;
-        let eval: &dyn Evaluator = match &self.eval {
-            Some(e) => e.as_ref(),
-            None => {
-                default = crate::pattern::default_evaluator(mask);
-                default.as_ref()
-            }
-        };
+        let eval = self.evaluator(mask);
+        let eval: &dyn Evaluator = eval.as_ref();
         let stopper = Stopper {
             flag: stop,
             halt: None,
@@ -314,14 +316,8 @@ impl Engine {
         }
         let started = Instant::now();
         self.tt.new_search();
-        let default;
-        let eval: &dyn Evaluator = match &self.eval {
-            Some(e) => e.as_ref(),
-            None => {
-                default = crate::pattern::default_evaluator(mask);
-                default.as_ref()
-            }
-        };
+        let eval = self.evaluator(mask);
+        let eval: &dyn Evaluator = eval.as_ref();
         let shared_nodes = AtomicU64::new(0);
         let stopper = Stopper {
             flag: stop,

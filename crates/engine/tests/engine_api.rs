@@ -46,6 +46,41 @@ fn positions(count: usize, empties: u32, seed: u64) -> Vec<Board> {
 }
 
 #[test]
+fn solve_above_a_move_value_gives_the_exact_score() {
+    let stop = AtomicBool::new(false);
+    let engine = Engine::new(16, 1);
+    let exact = |b: Board| {
+        if b.moves() == 0 {
+            let passed = b.pass();
+            let t = engine.search(passed, u64::MAX, &Limits::exact(), &stop, &mut |_| {});
+            return -t.score().unwrap();
+        }
+        let t = engine.search(b, u64::MAX, &Limits::exact(), &stop, &mut |_| {});
+        t.score().unwrap()
+    };
+    for b in positions(12, 13, 0x50be) {
+        if b.moves() == 0 {
+            continue;
+        }
+        let value = exact(b);
+        let mut moves = b.moves();
+        while moves != 0 {
+            let sq = moves.trailing_zeros();
+            moves &= moves - 1;
+            let child = b.play(sq);
+            if child.moves() == 0 && child.pass().moves() == 0 {
+                continue;
+            }
+            // Any move's value is a lower bound; from each, the exact score comes back.
+            let lower = -exact(child);
+            engine.clear();
+            let got = engine.solve_above(b, u64::MAX, lower, &stop);
+            assert_eq!(got, Some(value), "lower bound {lower}\n{b:?}");
+        }
+    }
+}
+
+#[test]
 fn exact_scores_do_not_depend_on_the_table_or_threads() {
     let stop = AtomicBool::new(false);
     let with_table = Engine::new(16, 1);
