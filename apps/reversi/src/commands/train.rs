@@ -3,6 +3,7 @@
 mod data;
 mod duel;
 mod measure;
+mod parallel;
 mod probcut;
 
 use std::path::{Path, PathBuf};

@@ -14,7 +14,7 @@
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -24,6 +24,8 @@ use reversi_engine::pattern::fit::Sample;
 use reversi_engine::search::final_score;
 use reversi_engine::{Board, Sq};
 use reversi_formats::wthor::{parse_wtb, Game};
+
+use super::parallel;
 
 const MAGIC: &[u8; 8] = b"RVTRAIN1";
 const RECORD: usize = 18;
@@ -310,26 +312,13 @@ fn label_games(
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> (Vec<Record>, usize) {
     let mine: Vec<usize> = (0..games.len()).filter(|&g| shard.holds(g)).collect();
-    let next = AtomicUsize::new(0);
-    let done = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<Vec<Record>>>> = Mutex::new(vec![None; mine.len()]);
-    std::thread::scope(|scope| {
-        for _ in 0..threads.clamp(1, mine.len().max(1)) {
-            scope.spawn(|| {
-                let engine = Engine::new(how.hash_mb, 1);
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&g) = mine.get(i) else { break };
-                    let records = label_game(&games[g], g, how, &engine);
-                    if let Ok(mut r) = results.lock() {
-                        r[i] = records;
-                    }
-                    progress(done.fetch_add(1, Ordering::Relaxed) + 1, mine.len());
-                }
-            });
-        }
-    });
-    let results = results.into_inner().unwrap_or_default();
+    let results = parallel::map(
+        &mine,
+        threads,
+        || Engine::new(how.hash_mb, 1),
+        |engine, &g| label_game(&games[g], g, how, engine),
+        |so_far| progress(so_far.iter().flatten().count(), mine.len()),
+    );
     let skipped = results.iter().filter(|r| r.is_none()).count();
     (results.into_iter().flatten().flatten().collect(), skipped)
 }

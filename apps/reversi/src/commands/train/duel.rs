@@ -3,8 +3,8 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::{bail, Context};
@@ -17,6 +17,7 @@ use reversi_engine::{Board, Sq};
 
 use super::data::{self, Kind, Record};
 use super::load_eval;
+use super::parallel;
 
 /// `reversi train match` options.
 #[derive(Debug, Args)]
@@ -154,51 +155,37 @@ pub fn run(a: &DuelArgs) -> anyhow::Result<ExitCode> {
         .flat_map(|i| [(i, true), (i, false)])
         .take(a.games)
         .collect();
-    let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<i32>>> = Mutex::new(vec![None; jobs.len()]);
-    std::thread::scope(|scope| {
-        for _ in 0..a.threads.clamp(1, jobs.len().max(1)) {
-            scope.spawn(|| {
-                let (pe, he) = (engine_with(pattern.clone()), engine_with(other.clone()));
-                loop {
-                    let j = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&(i, pattern_black)) = jobs.get(j) else {
-                        break;
-                    };
-                    let (board, black) = openings[i];
-                    let engines = if pattern_black {
-                        [&pe, &he]
-                    } else {
-                        [&he, &pe]
-                    };
-                    let (black_diff, _) = play(board, black, engines, &limits);
-                    let mine = if pattern_black {
-                        black_diff
-                    } else {
-                        -black_diff
-                    };
-                    let Ok(mut r) = results.lock() else { break };
-                    r[j] = Some(mine);
-                    let played: Vec<i32> = r.iter().flatten().copied().collect();
-                    if played.len().is_multiple_of(20) {
-                        let (w, d, l) = tally(&played);
-                        eprintln!(
-                            "{}/{} games: pattern {w} wins, {d} draws, {l} losses [{:.0} s]",
-                            played.len(),
-                            jobs.len(),
-                            t.elapsed().as_secs_f64()
-                        );
-                    }
-                }
-            });
-        }
-    });
-    let played: Vec<i32> = results
-        .into_inner()
-        .unwrap_or_default()
-        .into_iter()
-        .flatten()
-        .collect();
+    let played = parallel::map(
+        &jobs,
+        a.threads,
+        || (engine_with(pattern.clone()), engine_with(other.clone())),
+        |(pe, he), &(i, pattern_black)| {
+            let (board, black) = openings[i];
+            let engines = if pattern_black {
+                [&*pe, &*he]
+            } else {
+                [&*he, &*pe]
+            };
+            let (black_diff, _) = play(board, black, engines, &limits);
+            if pattern_black {
+                black_diff
+            } else {
+                -black_diff
+            }
+        },
+        |so_far| {
+            let played: Vec<i32> = so_far.iter().flatten().copied().collect();
+            if played.len().is_multiple_of(20) {
+                let (w, d, l) = tally(&played);
+                eprintln!(
+                    "{}/{} games: pattern {w} wins, {d} draws, {l} losses [{:.0} s]",
+                    played.len(),
+                    jobs.len(),
+                    t.elapsed().as_secs_f64()
+                );
+            }
+        },
+    );
     let (w, d, l) = tally(&played);
     let games = played.len();
     let discs: i64 = played.iter().map(|&x| i64::from(x)).sum();

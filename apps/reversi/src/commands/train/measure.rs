@@ -2,8 +2,8 @@
 //! exact scores, and how often a fixed-depth search finds the best move.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::Context;
@@ -14,7 +14,7 @@ use reversi_engine::Board;
 use reversi_formats::obf::parse_obf;
 
 use super::data::{self, Kind, Record};
-use super::load_eval;
+use super::{load_eval, parallel};
 
 /// The evaluations to compare: the hand-made one, the shipped weights, then `extra`.
 fn contenders(extra: &[PathBuf]) -> anyhow::Result<Vec<(String, Arc<dyn Evaluator>)>> {
@@ -50,37 +50,23 @@ pub struct Searched {
 fn searched_labels(set: &[&Record], count: usize, depth: u32, threads: usize) -> Vec<Record> {
     let step = set.len().div_ceil(count.max(1)).max(1);
     let picked: Vec<Record> = set.iter().step_by(step).map(|r| **r).collect();
-    let next = AtomicUsize::new(0);
-    let out: Mutex<Vec<Option<Record>>> = Mutex::new(vec![None; picked.len()]);
     let limits = Limits::midgame(depth);
-    std::thread::scope(|scope| {
-        for _ in 0..threads.clamp(1, picked.len().max(1)) {
-            scope.spawn(|| {
-                let engine = Engine::new(64, 1);
-                let stop = AtomicBool::new(false);
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(r) = picked.get(i) else { break };
-                    engine.clear();
-                    let t = engine.search(r.board, u64::MAX, &limits, &stop, &mut |_| {});
-                    let Some(best) = t.best else { continue };
-                    let labelled = Record {
-                        label: best.score.clamp(-64, 64) as i8,
-                        kind: Kind::Searched,
-                        ..*r
-                    };
-                    if let Ok(mut o) = out.lock() {
-                        o[i] = Some(labelled);
-                    }
-                }
-            });
-        }
-    });
-    out.into_inner()
-        .unwrap_or_default()
-        .into_iter()
-        .flatten()
-        .collect()
+    let labelled = parallel::map(
+        &picked,
+        threads,
+        || (Engine::new(64, 1), AtomicBool::new(false)),
+        |(engine, stop), r| {
+            engine.clear();
+            let t = engine.search(r.board, u64::MAX, &limits, stop, &mut |_| {});
+            t.best.map(|best| Record {
+                label: best.score.clamp(-64, 64) as i8,
+                kind: Kind::Searched,
+                ..*r
+            })
+        },
+        |_| {},
+    );
+    labelled.into_iter().flatten().collect()
 }
 
 pub fn mae(
