@@ -23,6 +23,7 @@ mod position;
 mod rules;
 mod size;
 mod square;
+mod time_control;
 mod transcript;
 
 pub use color::Color;
@@ -31,4 +32,5 @@ pub use position::{IllegalMove, Move, Position, MAX_CELLS};
 pub use rules::{ParseRulesError, Rules};
 pub use size::{BoardSize, InvalidBoardSize};
 pub use square::{ParseSquareError, Square};
+pub use time_control::{ParseTimeControlError, TimeControl};
 pub use transcript::{format_transcript, parse_transcript, TranscriptError, TranscriptErrorKind};
