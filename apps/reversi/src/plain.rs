@@ -11,7 +11,7 @@ use reversi_engine::levels::Level;
 use reversi_engine::Candidate;
 
 use reversi_game::{
-    move_at, outcome_text, player_name, record_note, result_line, side_label, LastMove, Replay,
+    clock_text, move_at, outcome_text, player_name, record_note, side_label, LastMove, Replay,
     Session,
 };
 
@@ -72,8 +72,13 @@ pub fn run_session(
         if let Some(warning) = session.take_save_warning() {
             writeln!(out, "Warning: {warning}")?;
         }
-        if let Some(score) = session.result() {
-            writeln!(out, "Game over: {}", result_line(score))?;
+        session.check_time();
+        if session.is_over() {
+            writeln!(
+                out,
+                "Game over: {}",
+                session.result_text().unwrap_or_default()
+            )?;
             return Ok(Ending::Finished);
         }
         let turn = session.position().turn();
@@ -103,7 +108,15 @@ pub fn run_session(
             }
             continue;
         }
-        write!(out, "{label} to move> ")?;
+        match session.clocks() {
+            Some(c) => write!(
+                out,
+                "[Black {} | White {}] {label} to move> ",
+                clock_text(c.black),
+                clock_text(c.white)
+            )?,
+            None => write!(out, "{label} to move> ")?,
+        }
         out.flush()?;
         let mut line = String::new();
         if input.read_line(&mut line)? == 0 {

@@ -7,6 +7,7 @@ mod backend;
 pub mod error;
 mod games;
 mod history;
+mod levels;
 mod live;
 mod view;
 
@@ -75,6 +76,7 @@ pub fn app(state: AppState) -> Router {
         .merge(assets::router())
         .nest("/api/games", games::router())
         .nest("/api/history", history::router())
+        .nest("/api/levels", levels::router())
         .fallback(|| async { AppError::not_found("no such page or API route") })
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(state)

@@ -72,12 +72,27 @@ const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 
 // ---- levels -----------------------------------------------------------------------------
 
-function fillLevels() {
+// The levels as the server describes them (name, time per move); the names alone if the
+// request fails.
+async function fillLevels() {
+  let levels = null;
+  try {
+    levels = await api("GET", "/api/levels");
+  } catch (_) {
+    levels = null;
+  }
+  const label = (n) => {
+    const l = levels && levels.find((x) => x.level === n);
+    const name = (l && l.name) || LEVEL_NAMES[n];
+    const time = l ? `≤ ${l.time_s} s` : null;
+    const extra = [name, time].filter(Boolean).join(", ");
+    return extra ? `${n} (${extra})` : String(n);
+  };
   for (const sel of document.querySelectorAll("select.level")) {
     for (let n = 1; n <= 60; n++) {
       const o = document.createElement("option");
       o.value = String(n);
-      o.textContent = LEVEL_NAMES[n] ? `${n} (${LEVEL_NAMES[n]})` : String(n);
+      o.textContent = label(n);
       sel.appendChild(o);
     }
   }

@@ -3,8 +3,8 @@
 
 use std::fmt;
 use std::str::FromStr;
-use std::sync::atomic::AtomicBool;
-use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use reversi_core::{Move, Position};
@@ -136,10 +136,22 @@ pub struct Decision {
 /// assert_eq!(decision.thinking.candidates.len(), 4);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct Computer {
     ai: Ai,
     rng: XorShift64,
+    engine: Option<Arc<Engine>>,
+    time_limit: Option<Duration>,
+}
+
+impl fmt::Debug for Computer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Computer")
+            .field("ai", &self.ai)
+            .field("own_engine", &self.engine.is_some())
+            .field("time_limit", &self.time_limit)
+            .finish_non_exhaustive()
+    }
 }
 
 /// Transposition table of the program's engine, in MB.
@@ -153,17 +165,30 @@ fn shared_engine() -> &'static Engine {
     ENGINE.get_or_init(|| Engine::new(HASH_MB, engine::default_threads()))
 }
 
-/// Soft time budget of the generic search on boards larger than 8x8.
-const GENERIC_BUDGET: Duration = Duration::from_millis(1500);
-
 impl Computer {
-    /// A computer player; `seed` drives the random player.
+    /// A computer player; `seed` drives the random player and the levels' allowances.
     #[must_use]
     pub fn new(ai: Ai, seed: u64) -> Computer {
         Computer {
             ai,
             rng: XorShift64::new(seed | 1),
+            engine: None,
+            time_limit: None,
         }
+    }
+
+    /// The same player searching with `engine` instead of the process's shared one (as in a
+    /// match, where each side keeps its own table).
+    #[must_use]
+    pub fn with_engine(mut self, engine: Arc<Engine>) -> Computer {
+        self.engine = Some(engine);
+        self
+    }
+
+    /// Caps the time of the next moves of a level (from a game clock, or a match's time per
+    /// move); the level's own budget applies as well. `None` leaves the level's budget.
+    pub fn set_time_limit(&mut self, limit: Option<Duration>) {
+        self.time_limit = limit;
     }
 
     /// The kind of player this is.
@@ -259,7 +284,26 @@ impl Computer {
                 }
             }
             Ai::Level(level) => {
-                level_search(shared_engine(), pos, level, stop, progress, started, false)
+                let spec = level.spec();
+                let time = self.time_limit.map_or(spec.time, |t| t.min(spec.time));
+                let engine = self.engine.as_deref().unwrap_or_else(|| shared_engine());
+                match spec.allowance {
+                    None => level_search(engine, pos, level, time, stop, progress, started, false),
+                    Some(allowance) => {
+                        // Every move's score, to stray among those close to the best.
+                        let mut t =
+                            level_search(engine, pos, level, time, stop, progress, started, true);
+                        let scores: Vec<i32> = t.candidates.iter().map(|c| c.score).collect();
+                        let pick = allowance.pick(&scores, self.next_random());
+                        if let Some(chosen) = t.candidates.get(pick).cloned() {
+                            if t.best.as_ref().is_some_and(|b| b.mv != chosen.mv) {
+                                t.pv = vec![chosen.mv];
+                            }
+                            t.best = Some(chosen);
+                        }
+                        t
+                    }
+                }
             }
         };
         let mv = thinking.best.as_ref().map_or(first, |c| c.mv);
@@ -285,6 +329,7 @@ pub fn hints(
         shared_engine(),
         pos,
         level,
+        level.spec().time,
         stop,
         progress,
         Instant::now(),
@@ -293,24 +338,30 @@ pub fn hints(
     .candidates
 }
 
-/// A level's search: the bitboard engine on boards up to 8x8, the generic rules beyond.
+/// A level's search within `time`: the bitboard engine on boards up to 8x8, the generic
+/// rules beyond.
+#[allow(clippy::too_many_arguments)]
 fn level_search(
     engine: &Engine,
     pos: &Position,
     level: Level,
+    time: Duration,
     stop: &AtomicBool,
     progress: &mut dyn FnMut(&Thinking),
     started: Instant,
     all_exact: bool,
 ) -> Thinking {
     let Ok((board, mask)) = Board::from_position(pos) else {
-        return generic_level_search(pos, level, stop, progress, started);
+        return generic_level_search(pos, level, time, stop, progress, started);
     };
     if let Some(t) = solved_thinking(board, mask, level) {
         progress(&t);
         return t;
     }
-    let limits = Limits::level(level);
+    let limits = Limits {
+        time: Some(time),
+        ..Limits::level(level)
+    };
     if all_exact {
         engine.analyze(board, mask, &limits, stop, progress)
     } else {
@@ -352,77 +403,102 @@ fn solved_thinking(board: Board, mask: u64, level: Level) -> Option<Thinking> {
 }
 
 /// A level's search over the generic rules (boards larger than 8x8, and the Reversi rule's
-/// placement phase): iterative deepening with negascout and a transposition table, exact
-/// once the game's end is within reach.
+/// placement phase): iterative deepening with negascout and a transposition table, to the
+/// level's depth or, once the game's end is within its exact range, to the end; stopped at
+/// `time` (no iteration starts after half of it).
 fn generic_level_search(
     pos: &Position,
     level: Level,
+    time: Duration,
     stop: &AtomicBool,
     progress: &mut dyn FnMut(&Thinking),
     started: Instant,
 ) -> Thinking {
     let spec = level.spec();
     let empties = pos.empty_count() as u32;
-    let exact = empties <= spec.exact_empties;
     // Every ply fills a square or passes, and two passes in a row end the game.
-    let max_depth = if exact { 2 * empties + 1 } else { spec.depth };
+    let solving = empties <= spec.exact_empties;
+    let max_depth = if solving { 2 * empties + 1 } else { spec.depth };
     let mut best = Thinking::default();
     let mut nodes = 0;
-    let mut depth = if exact { max_depth } else { 1 };
-    while depth <= max_depth {
-        let Some(r) = classic::search(pos, Algorithm::NegascoutTt, depth, stop) else {
-            break;
-        };
-        nodes += r.states;
-        if r.stopped {
-            break;
-        }
-        let kind = |v: i32| {
-            if exact || v.abs() >= TERMINAL {
-                ScoreKind::Exact
-            } else {
-                ScoreKind::Points(depth)
+    let mut depth = 1;
+    with_deadline(stop, started + time, |stop| {
+        while depth <= max_depth {
+            if depth > 1 && started.elapsed() * 2 > time {
+                break;
             }
-        };
-        let score = |v: i32| {
-            if exact || v.abs() >= TERMINAL {
-                v / TERMINAL
-            } else {
-                v
+            let Some(r) = classic::search(pos, Algorithm::NegascoutTt, depth, stop) else {
+                break;
+            };
+            nodes += r.states;
+            if r.stopped {
+                break;
             }
-        };
-        let mut candidates: Vec<Candidate> = r
-            .root
-            .iter()
-            .map(|&(mv, v)| Candidate {
-                mv,
-                score: score(v),
-                kind: kind(v),
-                upper_bound: false,
-            })
-            .collect();
-        candidates.sort_by_key(|c| -c.score);
-        best = Thinking {
-            depth,
-            best: Some(Candidate {
-                mv: r.best,
-                score: score(r.value),
-                kind: kind(r.value),
-                upper_bound: false,
-            }),
-            pv: vec![r.best],
-            candidates,
-            nodes,
-            elapsed: started.elapsed(),
-        };
-        progress(&best);
-        if started.elapsed() > GENERIC_BUDGET {
-            break;
+            let exact = solving && depth == max_depth;
+            let kind = |v: i32| {
+                if exact || v.abs() >= TERMINAL {
+                    ScoreKind::Exact
+                } else {
+                    ScoreKind::Points(depth)
+                }
+            };
+            let score = |v: i32| {
+                if exact || v.abs() >= TERMINAL {
+                    v / TERMINAL
+                } else {
+                    v
+                }
+            };
+            let mut candidates: Vec<Candidate> = r
+                .root
+                .iter()
+                .map(|&(mv, v)| Candidate {
+                    mv,
+                    score: score(v),
+                    kind: kind(v),
+                    upper_bound: false,
+                })
+                .collect();
+            candidates.sort_by_key(|c| -c.score);
+            best = Thinking {
+                depth,
+                best: Some(Candidate {
+                    mv: r.best,
+                    score: score(r.value),
+                    kind: kind(r.value),
+                    upper_bound: false,
+                }),
+                pv: vec![r.best],
+                candidates,
+                nodes,
+                elapsed: started.elapsed(),
+            };
+            progress(&best);
+            depth += 1;
         }
-        depth += 1;
-    }
+    });
     best.nodes = nodes;
     best
+}
+
+/// Runs `f` with a flag that is raised when `stop` is, or at `deadline`, whichever is first.
+fn with_deadline<T>(stop: &AtomicBool, deadline: Instant, f: impl FnOnce(&AtomicBool) -> T) -> T {
+    let flag = AtomicBool::new(false);
+    let done = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while !done.load(Ordering::Relaxed) {
+                if stop.load(Ordering::Relaxed) || Instant::now() >= deadline {
+                    flag.store(true, Ordering::Relaxed);
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(2));
+            }
+        });
+        let out = f(&flag);
+        done.store(true, Ordering::Relaxed);
+        out
+    })
 }
 
 #[cfg(test)]

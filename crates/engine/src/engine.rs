@@ -24,6 +24,9 @@ const SELECTIVE_SOLVE_MIN_EMPTIES: u32 = 18;
 /// The selectivities of the solves before the exact one: 73 % and 87 %. More passes (up to
 /// 99 %) cost more than they saved on FFO #40-#44 (259 M nodes against 121 M).
 const SELECTIVE_SOLVES: [u8; 2] = [0, 1];
+/// With a time limit, a solve starts once the midgame search has reached this many plies
+/// from the end (and half of the time is left).
+const TIMED_SOLVE_GAP: u32 = 12;
 /// The first half-width of an aspiration window around the last iteration's score.
 const ASPIRATION: i32 = 3;
 
@@ -47,7 +50,7 @@ pub struct Limits {
 }
 
 impl Limits {
-    /// The limits of a level.
+    /// The limits of a level, its time budget included.
     #[must_use]
     pub fn level(level: Level) -> Limits {
         let s = level.spec();
@@ -56,7 +59,7 @@ impl Limits {
             exact_empties: s.exact_empties,
             wld_empties: s.wld_empties,
             selectivity: s.selectivity,
-            time: None,
+            time: Some(s.time),
             nodes: None,
         }
     }
@@ -403,11 +406,16 @@ fn iterate(
     let mid_depth = if solve_exact || solve_wld {
         // A short selective midgame search first, to order the moves of the solve and centre
         // its first window (depth 8 against 4: FFO #40-#44 112 M nodes against 120 M,
-        // #45-#48 830 M against 1,024 M).
-        limits
-            .depth
-            .min(empties.saturating_sub(8))
-            .min(if selective { SOLVE_PRESEARCH_DEPTH } else { 4 })
+        // #45-#48 830 M against 1,024 M). With a time limit the midgame deepens further, to
+        // within TIMED_SOLVE_GAP plies of the end: a solve too big for the time is then never
+        // started, and the deepest midgame search answers instead.
+        let presearch = if selective { SOLVE_PRESEARCH_DEPTH } else { 4 };
+        let presearch = if limits.time.is_some() {
+            presearch.max(empties.saturating_sub(TIMED_SOLVE_GAP))
+        } else {
+            presearch
+        };
+        limits.depth.min(empties.saturating_sub(8)).min(presearch)
     } else {
         limits.depth.min(empties.saturating_sub(1))
     };

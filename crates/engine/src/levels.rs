@@ -1,8 +1,10 @@
 //! Levels 1–60, in the manner of Edax and Egaroucid: each a midgame depth, the selectivity
-//! of its probcut, and the number of empty squares from which the endgame is solved exactly,
-//! with names for the terminal game.
+//! of its probcut, the number of empty squares from which the endgame is solved exactly, a
+//! time budget per move, and for the weaker levels an allowance of plausible mistakes; with
+//! names for the terminal game.
 
 use std::fmt;
+use std::time::Duration;
 
 /// A computer level, 1 (weakest searching level) to 60 (perfect play from 60 empties).
 ///
@@ -27,6 +29,12 @@ use std::fmt;
 /// let spec = hard.spec();
 /// assert_eq!((spec.depth, spec.exact_empties, spec.wld_empties), (10, 20, 22));
 /// assert_eq!(Level::parse("perfect").unwrap().spec().exact_empties, 60);
+///
+/// // Every level answers within its budget; the weaker ones sometimes give away a little.
+/// assert_eq!(spec.time.as_secs(), 2);
+/// let allowance = spec.allowance.expect("hard is not among the strongest levels");
+/// assert_eq!((allowance.max_loss, allowance.rate_percent), (4, 24));
+/// assert_eq!(Level::parse("expert").unwrap().spec().allowance, None);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Level(u8);
@@ -44,6 +52,78 @@ pub struct LevelSpec {
     /// Probcut selectivity of the midgame search, an index of
     /// [`SELECTIVITY_PERCENT`](crate::search::probcut::SELECTIVITY_PERCENT).
     pub selectivity: u8,
+    /// The longest the level thinks about one move (or one set of hints); the search then
+    /// answers with the best move it has found.
+    pub time: Duration,
+    /// How far from the best move the level may stray, for the levels below the strongest;
+    /// `None`: always the best move found.
+    pub allowance: Option<Allowance>,
+}
+
+/// The mistakes a level makes on purpose, so that a weak level plays plausible moves that
+/// are a little worse, as people do, rather than blunders from a shallow search.
+///
+/// Each move, with probability `rate_percent` %, the level plays one of the other moves whose
+/// score is within `max_loss` discs of the best, the smaller losses the more likely; otherwise
+/// (and when no other move is within the allowance) the best.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Allowance {
+    /// The most a deliberate mistake may cost, in discs by the level's own search.
+    pub max_loss: i32,
+    /// How often the level looks for such a move, in %.
+    pub rate_percent: u8,
+}
+
+impl Allowance {
+    /// The index in `scores` (each move's score by the level's search, the best among them)
+    /// of the move to play, given a uniformly random `roll`.
+    ///
+    /// # Examples
+    /// ```
+    /// use reversi_engine::levels::Allowance;
+    ///
+    /// let sometimes = Allowance { max_loss: 4, rate_percent: 50 };
+    /// let scores = [2, 6, -10, 3];
+    /// // Whatever the roll, the move played is the best (6) or within 4 discs of it (2 or 3).
+    /// for roll in 0..1000u64 {
+    ///     let i = sometimes.pick(&scores, roll.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    ///     assert!(scores[i] >= 6 - 4);
+    /// }
+    /// ```
+    #[must_use]
+    pub fn pick(&self, scores: &[i32], roll: u64) -> usize {
+        let Some(best) = (0..scores.len()).max_by_key(|&i| (scores[i], std::cmp::Reverse(i)))
+        else {
+            return 0;
+        };
+        // The low bits decide whether to stray, the high bits which move.
+        if roll % 100 >= u64::from(self.rate_percent) {
+            return best;
+        }
+        let top = scores[best];
+        // Weight max_loss + 1 - loss: a one-disc loss is chosen most often.
+        let weight = |i: usize| {
+            let loss = top - scores[i];
+            if i == best || loss > self.max_loss {
+                0
+            } else {
+                u64::from((self.max_loss + 1 - loss).unsigned_abs())
+            }
+        };
+        let total: u64 = (0..scores.len()).map(weight).sum();
+        if total == 0 {
+            return best;
+        }
+        let mut r = (roll >> 32) % total;
+        for i in 0..scores.len() {
+            let w = weight(i);
+            if r < w {
+                return i;
+            }
+            r -= w;
+        }
+        best
+    }
 }
 
 impl LevelSpec {
@@ -126,17 +206,32 @@ impl Level {
             exact
         };
         // Shallow levels search full width; from level 10 the midgame prunes with probcut at
-        // 73 % (as Edax's levels do), which reaches the depth in a fraction of the time.
-        let selectivity = if (10..60).contains(&n) {
+        // 73 % (as Edax's levels do), which reaches the depth in a fraction of the time. Level
+        // 60 deepens its midgame the same way until its budget lets it solve.
+        let selectivity = if n >= 10 {
             0
         } else {
             crate::search::probcut::NO_SELECTIVITY
         };
+        let time = Duration::from_secs(match n {
+            1..=10 => 2,
+            11..=20 => 5,
+            21..=40 => 10,
+            _ => 20,
+        });
+        // Levels 1 to 14 stray: level 1 up to 10 discs 60 % of the time, level 10 up to 4
+        // discs 24 % of the time, level 14 up to one disc 8 % of the time.
+        let allowance = (n <= 14).then(|| Allowance {
+            max_loss: ((16 - n) * 2 / 3) as i32,
+            rate_percent: ((16 - n) * 4) as u8,
+        });
         LevelSpec {
             depth: n,
             exact_empties: exact,
             wld_empties: wld,
             selectivity,
+            time,
+            allowance,
         }
     }
 }
@@ -170,5 +265,60 @@ mod tests {
             last = s;
         }
         assert_eq!(Level(60).spec().exact_empties, 60);
+    }
+
+    #[test]
+    fn budgets_grow_and_allowances_shrink() {
+        let mut last = Level(1).spec();
+        for n in 2..=60 {
+            let s = Level(n).spec();
+            assert!(s.time >= last.time && s.time <= Duration::from_secs(20));
+            match (last.allowance, s.allowance) {
+                (Some(a), Some(b)) => {
+                    assert!(b.max_loss <= a.max_loss && b.rate_percent < a.rate_percent);
+                    assert!(b.max_loss >= 1);
+                }
+                (_, None) => {}
+                (None, Some(_)) => panic!("level {n} strays though a weaker level does not"),
+            }
+            last = s;
+        }
+    }
+
+    #[test]
+    fn the_allowance_never_picks_outside_it() {
+        let mut rng = crate::rng::XorShift64::new(7);
+        let mut strayed = 0;
+        for max_loss in 0..6 {
+            for rate in [0u8, 30, 100] {
+                let a = Allowance {
+                    max_loss,
+                    rate_percent: rate,
+                };
+                for _ in 0..500 {
+                    let len = 1 + (rng.next_u64() % 12) as usize;
+                    let scores: Vec<i32> = (0..len)
+                        .map(|_| (rng.next_u64() % 21) as i32 - 10)
+                        .collect();
+                    let best = *scores.iter().max().unwrap();
+                    let i = a.pick(&scores, rng.next_u64());
+                    assert!(scores[i] >= best - max_loss, "{a:?} {scores:?} picked {i}");
+                    if rate == 0 {
+                        assert_eq!(scores[i], best);
+                    }
+                    if scores[i] < best {
+                        strayed += 1;
+                    }
+                }
+            }
+        }
+        assert!(strayed > 100, "the allowance is used ({strayed} times)");
+        // No move but the best within reach: the best, whatever the roll.
+        let a = Allowance {
+            max_loss: 2,
+            rate_percent: 100,
+        };
+        assert_eq!(a.pick(&[0, 9, 3], 12345), 1);
+        assert_eq!(a.pick(&[], 1), 0);
     }
 }

@@ -214,6 +214,7 @@ pub fn from_wthor(
             black: Player::human(&name(players, g.black)),
             white: Player::human(&name(players, g.white)),
             started_at: Some(year.to_string()),
+            clock: None,
         },
         moves,
         status: reversi_store::Status::Finished,
@@ -222,6 +223,7 @@ pub fn from_wthor(
         score: Some(score),
         event: Some(name(tournaments, g.tournament)),
         source: Some(source.to_string()),
+        termination: None,
     })
 }
 

@@ -245,6 +245,7 @@ pub fn resume(
         black: player_of(id, &info.black)?,
         white: player_of(id, &info.white)?,
         seed,
+        clock: info.clock,
     };
     let records = stored
         .moves

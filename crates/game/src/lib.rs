@@ -9,6 +9,7 @@
 #![warn(missing_docs)]
 
 pub mod analysis;
+mod clock;
 pub mod convert;
 mod history;
 mod log;
@@ -18,12 +19,14 @@ mod session;
 mod settings;
 mod store_log;
 
+pub use clock::{clock_text, time_left, ClockView};
 pub use history::{resume, stored_player, History, ResumeError, COMPUTER_NAME};
 pub use log::{GameLog, LogError, LogHandle, LogId, LoggedMove};
 pub use player::{levels_help, ParsePlayerError, Player};
 pub use replay::{outcome_text, player_name, record_note, Replay};
 pub use session::{
     evaluation, move_at, result_line, side_label, ComputerTurn, LastMove, PlayError, Session,
+    TIME_LOSS,
 };
 pub use settings::{clock_seed, Settings};
 pub use store_log::StoreLog;

@@ -5,7 +5,7 @@
 use std::fmt;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
-use reversi_core::{Move, Position, Score};
+use reversi_core::{Color, Move, Position, Score};
 
 use crate::settings::Settings;
 
@@ -68,6 +68,12 @@ pub trait GameLog: Send {
     /// # Errors
     /// When the end cannot be kept.
     fn finish(&mut self, id: LogId, score: Score) -> Result<(), LogError>;
+
+    /// Marks the game lost by `loser` on time (the winner given every square).
+    ///
+    /// # Errors
+    /// When the end cannot be kept.
+    fn lose_on_time(&mut self, id: LogId, loser: Color) -> Result<(), LogError>;
 }
 
 /// A log shared by the sessions of one program (a game and its rematches, a resumed game).

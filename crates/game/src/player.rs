@@ -120,15 +120,16 @@ pub fn levels_help() -> String {
          legal move\n  ai:greedy        the move that flips the most discs\n  \
          ai:ALGORITHM:DEPTH  minimax, alphabeta, negascout or negascout-tt to a fixed depth \
          (1-20)\n\nNamed levels (midgame depth in plies; endgame solved exactly from that many \
-         empty squares):\n",
+         empty squares; the most time a move takes):\n",
     );
     for (name, level) in Level::NAMED {
         let spec = level.spec();
         out.push_str(&format!(
-            "  {name:<10} level {:>2}: depth {:>2}, exact from {:>2} empties\n",
+            "  {name:<10} level {:>2}: depth {:>2}, exact from {:>2} empties, up to {:>2} s a move\n",
             level.get(),
             spec.depth,
-            spec.exact_empties
+            spec.exact_empties,
+            spec.time.as_secs()
         ));
     }
     out

@@ -5,12 +5,14 @@
 
 use std::fmt;
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use reversi_core::{Color, Game, IllegalMove, Move, Position, Score, Square};
 use reversi_engine::ai::{Computer, Decision};
+use reversi_engine::time::TimeControl as Budget;
 use reversi_engine::{ScoreKind, Thinking};
 
+use crate::clock::{time_left, ClockView};
 use crate::log::{LogError, LogHandle, LogId, LoggedMove};
 use crate::player::Player;
 use crate::settings::Settings;
@@ -23,6 +25,8 @@ pub enum PlayError {
     /// The rules refuse the move; the [`IllegalMove`] says why (the square is taken or flips
     /// no disc, a pass while a square can be played, the game is over).
     Illegal(IllegalMove),
+    /// The side's time ran out before the move: the game is lost on time.
+    OutOfTime(Color),
 }
 
 impl fmt::Display for PlayError {
@@ -30,6 +34,7 @@ impl fmt::Display for PlayError {
         match self {
             PlayError::NotYourTurn(c) => write!(f, "it is {c}'s turn, and the computer plays {c}"),
             PlayError::Illegal(e) => e.fmt(f),
+            PlayError::OutOfTime(c) => write!(f, "{c}'s time ran out: {c} loses on time"),
         }
     }
 }
@@ -130,8 +135,13 @@ pub struct Session {
     redo: Vec<LoggedMove>,
     /// When the side to move could start choosing.
     since: Instant,
+    /// The side whose time ran out, which lost the game.
+    time_out: Option<Color>,
     saving: Option<Saving>,
 }
+
+/// How the history scores a loss on time: the winner is given every square.
+pub const TIME_LOSS: &str = "on time";
 
 impl Session {
     /// A new game from the start of `settings`' board and rule, kept nowhere.
@@ -149,6 +159,7 @@ impl Session {
             records: Vec::new(),
             redo: Vec::new(),
             since: Instant::now(),
+            time_out: None,
             saving: log.map(Saving::new),
         }
     }
@@ -187,6 +198,7 @@ impl Session {
             records,
             redo: Vec::new(),
             since: Instant::now(),
+            time_out: None,
             saving,
         };
         // A game that ended without its end being kept gets it now.
@@ -255,13 +267,13 @@ impl Session {
     /// The side to move, or `None` once the game is over.
     #[must_use]
     pub fn to_move(&self) -> Option<Color> {
-        (!self.game.is_over()).then(|| self.position().turn())
+        (!self.is_over()).then(|| self.position().turn())
     }
 
     /// Whether a person is to choose a square now (not a forced pass, not the game's end).
     #[must_use]
     pub fn is_human_turn(&self) -> bool {
-        self.is_human_decision(self.position())
+        self.time_out.is_none() && self.is_human_decision(self.position())
     }
 
     /// Whether the side to move has no legal square and must pass (the game goes on).
@@ -270,16 +282,85 @@ impl Session {
         self.position().must_pass()
     }
 
-    /// Whether the game is over: neither side has a legal square.
+    /// Whether the game is over: neither side has a legal square, or a side's time ran out.
     #[must_use]
     pub fn is_over(&self) -> bool {
-        self.game.is_over()
+        self.game.is_over() || self.time_out.is_some()
     }
 
-    /// The final score (empty squares to the winner), once the game is over.
+    /// The final score (empty squares to the winner), once the game is over; after a loss on
+    /// time, every square to the winner.
     #[must_use]
     pub fn result(&self) -> Option<Score> {
-        self.game.score()
+        match self.time_out {
+            Some(loser) => {
+                let all = u16::from(self.settings.size.get()).pow(2);
+                Some(match loser {
+                    Color::Black => Score {
+                        black: 0,
+                        white: all,
+                    },
+                    Color::White => Score {
+                        black: all,
+                        white: 0,
+                    },
+                })
+            }
+            None => self.game.score(),
+        }
+    }
+
+    /// The result in words once the game is over: `Black wins 40-24`, or `White wins on
+    /// time` after a loss on time.
+    #[must_use]
+    pub fn result_text(&self) -> Option<String> {
+        match self.time_out {
+            Some(loser) => Some(format!("{} wins {TIME_LOSS}", loser.opposite())),
+            None => self.game.score().map(result_line),
+        }
+    }
+
+    /// The side that lost on time, if one did.
+    #[must_use]
+    pub fn lost_on_time(&self) -> Option<Color> {
+        self.time_out
+    }
+
+    /// Both clocks now (the side to move's counting down), for a timed game.
+    #[must_use]
+    pub fn clocks(&self) -> Option<ClockView> {
+        let control = self.settings.clock?;
+        let mut view = time_left(control, &self.game, &self.records);
+        if self.time_out.is_some() {
+            view.running = None;
+        }
+        if let Some(side) = view.running {
+            let thinking = self.since.elapsed();
+            match side {
+                Color::Black => view.black = view.black.saturating_sub(thinking),
+                Color::White => view.white = view.white.saturating_sub(thinking),
+            }
+        }
+        Some(view)
+    }
+
+    /// Ends the game when the side to move has run out of time, and returns that side (also
+    /// when it had lost on time before). Front ends call it as their clocks tick; every move
+    /// checks it first.
+    pub fn check_time(&mut self) -> Option<Color> {
+        if self.time_out.is_some() {
+            return self.time_out;
+        }
+        let view = self.clocks()?;
+        let side = view.running?;
+        // A side with no legal square passes at once: its clock cannot run out.
+        if self.position().must_pass() || !view.left(side).is_zero() {
+            return None;
+        }
+        self.time_out = Some(side);
+        self.redo.clear();
+        self.save();
+        Some(side)
     }
 
     /// The computer's turn to think about, when a computer is to choose a square now.
@@ -287,7 +368,7 @@ impl Session {
     pub fn computer_turn(&self) -> Option<ComputerTurn> {
         let pos = self.position();
         let ai = self.player(pos.turn()).ai()?;
-        if !pos.has_legal_move() {
+        if !pos.has_legal_move() || self.time_out.is_some() {
             return None;
         }
         let ply = self.game.moves().len();
@@ -297,12 +378,31 @@ impl Session {
             .seed
             .wrapping_mul(0x9e37_79b9_7f4a_7c15)
             .wrapping_add(ply as u64 + 1);
+        let mut computer = Computer::new(ai, seed);
+        computer.set_time_limit(self.clock_budget());
         Some(ComputerTurn {
             color: pos.turn(),
             position: pos.clone(),
             ply,
-            computer: Computer::new(ai, seed),
+            computer,
         })
+    }
+
+    /// The time the side to move should spend on its move by its clock: its share of the time
+    /// left for the moves still to come, plus most of the increment (`None` without a clock).
+    #[must_use]
+    pub fn clock_budget(&self) -> Option<Duration> {
+        let control = self.settings.clock?;
+        let view = self.clocks()?;
+        let side = view.running?;
+        let empties = u32::try_from(self.position().empty_count()).unwrap_or(u32::MAX);
+        Some(
+            Budget::Clock {
+                remaining: view.left(side),
+                increment: control.increment,
+            }
+            .budget(empties),
+        )
     }
 
     /// A person plays `sq` for the side to move.
@@ -313,6 +413,9 @@ impl Session {
         let turn = self.position().turn();
         if !self.player(turn).is_human() {
             return Err(PlayError::NotYourTurn(turn));
+        }
+        if let Some(loser) = self.check_time() {
+            return Err(PlayError::OutOfTime(loser));
         }
         self.commit(self.record(Move::Play(sq), None))?;
         self.redo.clear();
@@ -340,6 +443,9 @@ impl Session {
         if ply != self.game.moves().len() || self.player(turn).is_human() {
             return Err(PlayError::NotYourTurn(turn));
         }
+        if let Some(loser) = self.check_time() {
+            return Err(PlayError::OutOfTime(loser));
+        }
         self.commit(self.record(mv, eval))?;
         self.redo.clear();
         Ok(())
@@ -350,6 +456,9 @@ impl Session {
     /// # Errors
     /// When the side to move has a legal square, or the game is over.
     pub fn pass(&mut self) -> Result<(), IllegalMove> {
+        if self.time_out.is_some() {
+            return Err(IllegalMove::GameOver);
+        }
         self.commit(self.record(Move::Pass, None))?;
         // A forced pass changes nothing that a redo would replay differently.
         if self.redo.last().is_some_and(|r| r.mv == Move::Pass) {
@@ -381,7 +490,7 @@ impl Session {
     /// Brings the log up to date with the game; a failure is kept for the screen to show.
     fn save(&mut self) {
         if let Some(saving) = &mut self.saving {
-            saving.sync(&self.settings, &self.game, &self.records);
+            saving.sync(&self.settings, &self.game, &self.records, self.time_out);
         }
     }
 
@@ -396,6 +505,10 @@ impl Session {
     /// How many moves to keep to take back to the previous decision of a person (against the
     /// computer, the person's previous turn), or one move when only computers play.
     fn undo_target(&self) -> Option<usize> {
+        // A loss on time is final.
+        if self.time_out.is_some() {
+            return None;
+        }
         let n = self.game.moves().len();
         if !self.has_human() {
             return n.checked_sub(1);
@@ -544,8 +657,14 @@ impl Saving {
         }
     }
 
-    fn sync(&mut self, settings: &Settings, game: &Game, records: &[LoggedMove]) {
-        let result = self.try_sync(settings, game, records);
+    fn sync(
+        &mut self,
+        settings: &Settings,
+        game: &Game,
+        records: &[LoggedMove],
+        time_out: Option<Color>,
+    ) {
+        let result = self.try_sync(settings, game, records, time_out);
         match result {
             Ok(()) => {
                 self.error = None;
@@ -565,6 +684,7 @@ impl Saving {
         settings: &Settings,
         game: &Game,
         records: &[LoggedMove],
+        time_out: Option<Color>,
     ) -> Result<(), LogError> {
         let moves = game.moves();
         let common = |kept: &[Move]| kept.iter().zip(moves).take_while(|(a, b)| a == b).count();
@@ -576,8 +696,9 @@ impl Saving {
             // A different move after the end was taken back: the game goes on in a new record.
             *self = Saving::new(self.log.clone());
         }
-        let up_to_date = self.kept == moves && (self.finished || !game.is_over());
-        if up_to_date || (self.id.is_none() && moves.is_empty()) {
+        let over = game.is_over() || time_out.is_some();
+        let up_to_date = self.kept == moves && (self.finished || !over);
+        if up_to_date || (self.id.is_none() && moves.is_empty() && time_out.is_none()) {
             return Ok(());
         }
         let log = self.log.clone();
@@ -609,7 +730,10 @@ impl Saving {
             log.append(id, &record)?;
             self.kept.push(mv);
         }
-        if let Some(score) = game.score() {
+        if let Some(loser) = time_out {
+            log.lose_on_time(id, loser)?;
+            self.finished = true;
+        } else if let Some(score) = game.score() {
             log.finish(id, score)?;
             self.finished = true;
         }
@@ -652,6 +776,7 @@ mod tests {
             black: black.parse().unwrap(),
             white: white.parse().unwrap(),
             seed: 3,
+            clock: None,
         }
     }
 

@@ -1,7 +1,7 @@
-//! What a new game is played with: the board, the rule, each side's player and the seed of the
-//! computer players' random choices.
+//! What a new game is played with: the board, the rule, each side's player, the clock and the
+//! seed of the computer players' random choices.
 
-use reversi_core::{BoardSize, Color, Rules};
+use reversi_core::{BoardSize, Color, Rules, TimeControl};
 
 use crate::player::Player;
 
@@ -19,6 +19,8 @@ pub struct Settings {
     pub white: Player,
     /// Drives the computer players' random choices; the same seed replays the same game.
     pub seed: u64,
+    /// The game clock, the same for both sides; `None` for an untimed game.
+    pub clock: Option<TimeControl>,
 }
 
 impl Default for Settings {
@@ -29,6 +31,7 @@ impl Default for Settings {
             black: Player::Human,
             white: Player::Computer(reversi_engine::ai::Ai::default()),
             seed: 1,
+            clock: None,
         }
     }
 }

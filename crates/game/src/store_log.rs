@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use reversi_core::{Position, Score};
+use reversi_core::{Color, Position, Score};
 use reversi_store::{GameId, MoveRecord, NewGame, Store, StoreError};
 
 use crate::history::stored_player;
@@ -164,6 +164,7 @@ impl GameLog for StoreLog {
         let standard = Position::start(template.size, template.rules);
         let new = NewGame {
             start: (*start != standard).then(|| start.clone()),
+            clock: settings.clock,
             ..template
         };
         self.with_store(|store| store.create_game(&new))
@@ -185,5 +186,9 @@ impl GameLog for StoreLog {
 
     fn finish(&mut self, id: LogId, score: Score) -> Result<(), LogError> {
         self.with_store(|store| store.finish_game(GameId(id.0), score))
+    }
+
+    fn lose_on_time(&mut self, id: LogId, loser: Color) -> Result<(), LogError> {
+        self.with_store(|store| store.finish_on_time(GameId(id.0), loser))
     }
 }

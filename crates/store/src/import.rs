@@ -5,7 +5,7 @@ use rusqlite::types::Value;
 use rusqlite::{params, params_from_iter};
 
 use crate::codec::{move_to_column, outcome_to_text};
-use crate::store::{checked_start, dedup_hash, in_transaction, LoadError};
+use crate::store::{checked_start, clock_ms, dedup_hash, in_transaction, LoadError};
 use crate::{ImportGame, ImportReport, Store, StoreError};
 
 /// Moves inserted by one statement (5 parameters each, well under SQLite's limit of 32,766).
@@ -85,9 +85,9 @@ impl Store {
                 "INSERT INTO games (board_size, rules, start_position, black_name, black_kind, \
                  black_level, white_name, white_kind, white_level, started_at, ended_at, \
                  status, result, black_score, white_score, event, source, move_count, \
-                 dedup_hash) \
+                 dedup_hash, time_base_ms, time_increment_ms, termination) \
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, \
-                 ?16, ?17, ?18, ?19) ON CONFLICT (dedup_hash) DO NOTHING",
+                 ?16, ?17, ?18, ?19, ?20, ?21, ?22) ON CONFLICT (dedup_hash) DO NOTHING",
             )?;
             for (index, g) in games.iter().enumerate() {
                 let rejected =
@@ -132,6 +132,9 @@ impl Store {
                     g.source,
                     g.moves.len() as i64,
                     &hash[..],
+                    g.game.clock.map(|c| clock_ms(c.base)),
+                    g.game.clock.map(|c| clock_ms(c.increment)),
+                    g.termination.map(crate::Termination::name),
                 ])?;
                 if added == 0 {
                     report.skipped += 1;

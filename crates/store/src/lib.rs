@@ -24,7 +24,7 @@ pub use clock::{format_utc, now_utc};
 pub use error::StoreError;
 pub use model::{
     GameFilter, GameId, GameInfo, ImportGame, ImportReport, MoveRecord, NewGame, ParseGameIdError,
-    ParseStatusError, Player, PlayerKind, Status, StoredGame,
+    ParseStatusError, Player, PlayerKind, Status, StoredGame, Termination,
 };
 pub use paths::default_path;
 pub use schema::SCHEMA_VERSION;

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use reversi_core::{BoardSize, Game, Move, Outcome, Position, Rules, Score};
+use reversi_core::{BoardSize, Game, Move, Outcome, Position, Rules, Score, TimeControl};
 
 /// A game's id in the database.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -164,6 +164,8 @@ pub struct NewGame {
     /// When the game began, as ISO 8601 UTC text (`2026-11-22T17:43:37Z`) or as much of it
     /// as the source gives (`1977`); `None` for now.
     pub started_at: Option<String>,
+    /// The game's clock, if it is played with one.
+    pub clock: Option<TimeControl>,
 }
 
 impl NewGame {
@@ -177,6 +179,7 @@ impl NewGame {
             black,
             white,
             started_at: None,
+            clock: None,
         }
     }
 
@@ -243,6 +246,33 @@ pub struct GameInfo {
     pub source: Option<String>,
     /// Moves stored, passes included.
     pub move_count: usize,
+    /// The game's clock, if it was played with one.
+    pub clock: Option<TimeControl>,
+    /// How a finished game ended when not on the board (a loss on time).
+    pub termination: Option<Termination>,
+}
+
+/// How a game ended other than by being played out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Termination {
+    /// The loser's clock ran out; the winner is given every square.
+    Time,
+}
+
+impl Termination {
+    /// `"time"`, as stored.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Termination::Time => "time",
+        }
+    }
+
+    /// The termination stored as `text`.
+    #[must_use]
+    pub fn from_name(text: &str) -> Option<Termination> {
+        (text == "time").then_some(Termination::Time)
+    }
 }
 
 impl GameInfo {
@@ -296,6 +326,8 @@ pub struct ImportGame {
     pub event: Option<String>,
     /// Where it came from, e.g. `WTH_2001.wtb` or `games.ggf`.
     pub source: Option<String>,
+    /// How it ended, if not on the board.
+    pub termination: Option<Termination>,
 }
 
 impl ImportGame {
@@ -336,6 +368,7 @@ impl ImportGame {
                 black,
                 white,
                 started_at: None,
+                clock: None,
             },
             moves: game.moves().iter().map(|&m| MoveRecord::bare(m)).collect(),
             status: if score.is_some() {
@@ -348,6 +381,7 @@ impl ImportGame {
             score,
             event: None,
             source: None,
+            termination: None,
         }
     }
 }

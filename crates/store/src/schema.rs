@@ -12,7 +12,10 @@ use crate::StoreError;
 const APPLICATION_ID: i64 = 0x5256_5253;
 
 /// The migrations, in order; migration `i` takes the schema from version `i` to `i + 1`.
-const MIGRATIONS: &[&str] = &[include_str!("../migrations/0001_games.sql")];
+const MIGRATIONS: &[&str] = &[
+    include_str!("../migrations/0001_games.sql"),
+    include_str!("../migrations/0002_clocks.sql"),
+];
 
 /// The schema version this program writes.
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;

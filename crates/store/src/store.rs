@@ -2,8 +2,9 @@
 //! delete them.
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
-use reversi_core::{BoardSize, Game, Move, Position, Rules, Score};
+use reversi_core::{BoardSize, Color, Game, Move, Position, Rules, Score, TimeControl};
 use rusqlite::{params, Connection, OptionalExtension, Row, Transaction, TransactionBehavior};
 
 use crate::codec::{
@@ -12,7 +13,7 @@ use crate::codec::{
 };
 use crate::{
     now_utc, schema, GameFilter, GameId, GameInfo, MoveRecord, NewGame, Player, Status, StoreError,
-    StoredGame,
+    StoredGame, Termination,
 };
 
 /// The game database. Every call that writes is one transaction, committed to disk before it
@@ -40,7 +41,8 @@ pub struct Store {
 
 const INFO_COLUMNS: &str = "id, board_size, rules, start_position, black_name, black_kind, \
     black_level, white_name, white_kind, white_level, started_at, ended_at, status, result, \
-    black_score, white_score, event, source, move_count";
+    black_score, white_score, event, source, move_count, time_base_ms, time_increment_ms, \
+    termination";
 
 impl Store {
     /// Opens the database at `path`, creating it (and its folder) if missing, and brings its
@@ -122,8 +124,9 @@ impl Store {
         self.conn
             .execute(
                 "INSERT INTO games (board_size, rules, start_position, black_name, black_kind, \
-                 black_level, white_name, white_kind, white_level, started_at, status) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 'in_progress')",
+                 black_level, white_name, white_kind, white_level, started_at, status, \
+                 time_base_ms, time_increment_ms) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 'in_progress', ?11, ?12)",
                 params![
                     game.size.get(),
                     game.rules.name(),
@@ -135,6 +138,8 @@ impl Store {
                     game.white.kind.name(),
                     game.white.level,
                     started,
+                    game.clock.map(|c| clock_ms(c.base)),
+                    game.clock.map(|c| clock_ms(c.increment)),
                 ],
             )
             .map_err(self.sql())?;
@@ -211,7 +216,28 @@ impl Store {
     /// # Errors
     /// [`StoreError::NoSuchGame`], [`StoreError::NotInProgress`], or an SQLite error.
     pub fn finish_game(&mut self, id: GameId, score: Score) -> Result<(), StoreError> {
-        self.end_game(id, Status::Finished, Some(score))
+        self.end_game(id, Status::Finished, Some(score), None)
+    }
+
+    /// Marks a game in progress as lost on time by `loser`, now: finished, the winner given
+    /// every square (64-0 on 8x8), with [`Termination::Time`].
+    ///
+    /// # Errors
+    /// As [`Store::finish_game`].
+    pub fn finish_on_time(&mut self, id: GameId, loser: Color) -> Result<(), StoreError> {
+        let size = self.load_game(id)?.info.size;
+        let all = u16::from(size.get()) * u16::from(size.get());
+        let score = match loser {
+            Color::Black => Score {
+                black: 0,
+                white: all,
+            },
+            Color::White => Score {
+                black: all,
+                white: 0,
+            },
+        };
+        self.end_game(id, Status::Finished, Some(score), Some(Termination::Time))
     }
 
     /// Marks a game in progress as abandoned, now.
@@ -219,7 +245,7 @@ impl Store {
     /// # Errors
     /// [`StoreError::NoSuchGame`], [`StoreError::NotInProgress`], or an SQLite error.
     pub fn abandon_game(&mut self, id: GameId) -> Result<(), StoreError> {
-        self.end_game(id, Status::Abandoned, None)
+        self.end_game(id, Status::Abandoned, None, None)
     }
 
     fn end_game(
@@ -227,6 +253,7 @@ impl Store {
         id: GameId,
         status: Status,
         score: Option<Score>,
+        termination: Option<Termination>,
     ) -> Result<(), StoreError> {
         in_transaction(self, |tx| {
             let (info, moves) = load_in(tx, id)?;
@@ -235,7 +262,7 @@ impl Store {
             }
             tx.execute(
                 "UPDATE games SET status = ?2, ended_at = ?3, result = ?4, black_score = ?5, \
-                 white_score = ?6 WHERE id = ?1",
+                 white_score = ?6, termination = ?7 WHERE id = ?1",
                 params![
                     id.0,
                     status.name(),
@@ -243,6 +270,7 @@ impl Store {
                     score.map(|s| outcome_to_text(s.outcome())),
                     score.map(|s| s.black),
                     score.map(|s| s.white),
+                    termination.map(Termination::name),
                 ],
             )?;
             // Once ended, the game no longer changes: give it the hash that tells a later
@@ -534,6 +562,8 @@ struct RawInfo {
     event: Option<String>,
     source: Option<String>,
     move_count: i64,
+    clock: (Option<i64>, Option<i64>),
+    termination: Option<String>,
 }
 
 impl RawInfo {
@@ -555,6 +585,8 @@ impl RawInfo {
             event: r.get(16)?,
             source: r.get(17)?,
             move_count: r.get(18)?,
+            clock: (r.get(19)?, r.get(20)?),
+            termination: r.get(21)?,
         })
     }
 
@@ -607,8 +639,33 @@ impl RawInfo {
             event: self.event,
             source: self.source,
             move_count: usize::try_from(self.move_count).unwrap_or(0),
+            clock: match self.clock {
+                (Some(base), increment) => Some(TimeControl {
+                    base: clock_from_ms(base).ok_or_else(|| corrupt(format!("clock {base} ms")))?,
+                    increment: clock_from_ms(increment.unwrap_or(0))
+                        .ok_or_else(|| corrupt(format!("increment {increment:?} ms")))?,
+                }),
+                (None, _) => None,
+            },
+            termination: match &self.termination {
+                None => None,
+                Some(t) => Some(
+                    Termination::from_name(t)
+                        .ok_or_else(|| corrupt(format!("termination {t:?}")))?,
+                ),
+            },
         })
     }
+}
+
+/// A clock time as stored, in ms.
+pub(crate) fn clock_ms(d: Duration) -> i64 {
+    i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
+}
+
+/// A stored clock time; `None` if negative.
+fn clock_from_ms(ms: i64) -> Option<Duration> {
+    u64::try_from(ms).ok().map(Duration::from_millis)
 }
 
 /// Runs `f` in one immediate transaction: committed if it returns `Ok`, rolled back otherwise.

@@ -379,3 +379,48 @@ fn the_schema_version_is_kept_in_user_version_and_wal_is_on() {
         "a"
     );
 }
+
+#[test]
+fn a_version_1_database_gains_clocks_and_keeps_its_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("old.sqlite3");
+    {
+        // The database as the first schema made it, with one finished game.
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        conn.execute_batch(include_str!("../migrations/0001_games.sql"))
+            .unwrap();
+        conn.execute_batch(
+            "PRAGMA application_id = 1381388883; PRAGMA user_version = 1;
+             INSERT INTO games (board_size, rules, black_name, black_kind, white_name, \
+             white_kind, status, result, black_score, white_score) VALUES (8, 'othello', \
+             'Ann', 'human', 'Ben', 'human', 'finished', 'black', 40, 24);",
+        )
+        .unwrap();
+    }
+    let mut store = Store::open(&path).unwrap();
+    let old = store.game_info(GameId(1)).unwrap();
+    assert_eq!(old.black.name, "Ann");
+    assert_eq!((old.clock, old.termination), (None, None));
+    // New games keep their clock, and a loss on time its termination and 64-0 score.
+    let timed = NewGame {
+        clock: Some("5m+3s".parse().unwrap()),
+        ..new_game("Cy", "Di")
+    };
+    let id = store.create_game(&timed).unwrap();
+    let f5 = timed.start_position().parse_square("f5").unwrap();
+    store
+        .append_move(id, &MoveRecord::bare(Move::Play(f5)))
+        .unwrap();
+    store.finish_on_time(id, Color::White).unwrap();
+    let info = store.game_info(id).unwrap();
+    assert_eq!(info.clock, timed.clock);
+    assert_eq!(info.termination, Some(reversi_store::Termination::Time));
+    assert_eq!(
+        info.score,
+        Some(Score {
+            black: 64,
+            white: 0
+        })
+    );
+    assert_eq!(info.result, Some(Outcome::Win(Color::Black)));
+}

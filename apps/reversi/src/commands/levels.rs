@@ -5,23 +5,42 @@ use std::process::ExitCode;
 use reversi_engine::levels::Level;
 
 pub fn run() -> anyhow::Result<ExitCode> {
-    outln!("level  name      midgame depth  selectivity  exact from  win/loss/draw from")?;
+    outln!(
+        "level  name      midgame depth  selectivity  exact from  win/loss/draw from  time/move  \
+         strays"
+    )?;
     for n in Level::MIN..=Level::MAX {
         let Some(level) = Level::new(n) else { continue };
         let s = level.spec();
         outln!(
-            "{n:>5}  {:<8}  {:>13}  {:>11}  {:>10}  {:>18}",
+            "{n:>5}  {:<8}  {:>13}  {:>11}  {:>10}  {:>18}  {:>9}  {}",
             level.name().unwrap_or(""),
             s.depth,
             format!("{}%", s.selectivity_percent()),
             format!("{} empties", s.exact_empties),
             format!("{} empties", s.wld_empties),
+            format!("{} s", s.time.as_secs()),
+            s.allowance.map_or_else(
+                || "never".to_string(),
+                |a| format!("{}% of moves, up to {} discs", a.rate_percent, a.max_loss)
+            ),
         )?;
     }
     outln!(
         "\nSelectivity: the midgame prunes moves that a shallow search (probcut) predicts to \
          fall outside the window; 73% means each such cut is right with probability 0.73, 100% \
          a full-width search (the 4x4 and 6x6 boards always search full width). Endgame solves are always exact; on 6x6 the top level plays its first moves from stored solved values."
+    )?;
+    outln!(
+        "\nTime/move: the longest a level thinks about a move or a set of hints; it then plays \
+         the best move found so far. A game clock can shorten it. The top level deepens its \
+         midgame search until the time allows an exact solve, so it plays perfectly from as \
+         many empty squares as its time reaches."
+    )?;
+    outln!(
+        "\nStrays: the weaker levels sometimes play a slightly worse move on purpose, one of the \
+         moves within that many discs of the best by their own search (the smaller losses more \
+         often), as people do, rather than blundering."
     )?;
     outln!(
         "\nThe default computer player (`ai`) is level {}. Names work wherever a level does \

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use reversi_core::{BoardSize, Rules};
+use reversi_core::{BoardSize, Rules, TimeControl};
 use reversi_game::{clock_seed, Player, Session, Settings};
 
 use crate::frontend::{history, play_session};
@@ -40,6 +40,11 @@ pub struct PlayArgs {
     /// Play without saving the game to the history.
     #[arg(long, conflicts_with = "db")]
     pub no_save: bool,
+    /// A game clock for each side, BASE[+INCREMENT]: 5m+3s, 90s, 1h, 5+3 (minutes + seconds).
+    /// A side whose time runs out loses (scored 64-0); computer players budget their time
+    /// by it. Undo gives back the clocks as they were.
+    #[arg(long, value_name = "BASE[+INC]")]
+    pub clock: Option<TimeControl>,
 }
 
 pub fn run(args: PlayArgs, menu_db: Option<PathBuf>) -> anyhow::Result<ExitCode> {
@@ -49,6 +54,7 @@ pub fn run(args: PlayArgs, menu_db: Option<PathBuf>) -> anyhow::Result<ExitCode>
         black: args.black,
         white: args.white,
         seed: args.seed.unwrap_or_else(clock_seed),
+        clock: args.clock,
     };
     let history = history(args.db.or(menu_db), args.no_save);
     let session = Session::with_log(settings, history.log.clone());

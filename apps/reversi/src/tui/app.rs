@@ -192,6 +192,9 @@ impl App {
                 game.on_report(report, &mut self.workers);
             }
         }
+        if let Screen::Game(game) = &mut self.screen {
+            game.tick();
+        }
     }
 
     /// Waits up to `timeout` for one report of the background jobs and takes it in. Returns

@@ -113,6 +113,18 @@ impl GameScreen {
         }
     }
 
+    /// As the clock ticks: ends the game when the side to move has run out of time, stopping
+    /// the computer if it was thinking.
+    pub fn tick(&mut self) {
+        if self.session.is_over() || self.session.settings().clock.is_none() {
+            return;
+        }
+        if let Some(loser) = self.session.check_time() {
+            self.cancel();
+            self.note(format!("{loser}'s time ran out."), true);
+        }
+    }
+
     /// Stops whatever thinks and forgets its results.
     pub fn cancel(&mut self) {
         if let Some((job, _)) = self.computer.take() {

@@ -1,12 +1,12 @@
-//! The new-game screen: board size, start rule, and who plays each side (a person or a
-//! computer at some level).
+//! The new-game screen: board size, start rule, who plays each side (a person or a computer
+//! at some level) and the game clock.
 
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Widget};
-use reversi_core::{BoardSize, Rules};
+use reversi_core::{BoardSize, Rules, TimeControl};
 use reversi_engine::ai::Ai;
 use reversi_engine::levels::Level;
 
@@ -27,8 +27,11 @@ pub fn player_choices() -> Vec<Player> {
     out
 }
 
-const ROWS: usize = 5;
-const START_ROW: usize = 4;
+/// The clocks offered: none, then the common settings from blitz to slow.
+pub const CLOCK_CHOICES: [&str; 8] = ["", "1m", "3m+2s", "5m", "5m+3s", "10m+5s", "15m", "30m"];
+
+const ROWS: usize = 6;
+const START_ROW: usize = 5;
 
 /// What the new-game screen asks for.
 #[derive(Debug, Clone)]
@@ -94,6 +97,12 @@ impl Setup {
                     s.white = next;
                 }
             }
+            4 => {
+                let choices: Vec<Option<TimeControl>> =
+                    CLOCK_CHOICES.iter().map(|c| c.parse().ok()).collect();
+                let i = choices.iter().position(|&c| c == s.clock).unwrap_or(0);
+                s.clock = choices[cycle(i, step, choices.len())];
+            }
             _ => {}
         }
     }
@@ -105,6 +114,13 @@ impl Setup {
             format!("Rules        ◀ {} ▶", s.rules),
             format!("Black        ◀ {} ▶", describe(s.black)),
             format!("White        ◀ {} ▶", describe(s.white)),
+            format!(
+                "Clock        ◀ {} ▶",
+                s.clock.map_or_else(
+                    || "none".to_string(),
+                    |c| format!("{c} each (time out loses)")
+                )
+            ),
             "Start the game".to_string(),
         ];
         let mut lines = vec![Line::styled("New game", theme.title()), Line::raw("")];
@@ -146,12 +162,13 @@ fn describe(p: Player) -> String {
         Player::Computer(Ai::Level(level)) => {
             let spec = level.spec();
             format!(
-                "computer, {} (depth {}, exact from {} empties)",
+                "computer, {} (depth {}, exact from {} empties, up to {} s a move)",
                 level
                     .name()
                     .map_or_else(|| level.get().to_string(), str::to_string),
                 spec.depth,
-                spec.exact_empties
+                spec.exact_empties,
+                spec.time.as_secs()
             )
         }
         Player::Computer(ai) => format!("computer, {ai}"),

@@ -12,7 +12,7 @@ use axum::response::IntoResponse;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use futures_util::stream::{self, Stream, StreamExt};
-use reversi_core::{BoardSize, Color, Rules};
+use reversi_core::{BoardSize, Color, Rules, TimeControl};
 use reversi_engine::ai::hints;
 use reversi_engine::levels::Level;
 use reversi_store::{GameId, NewGame};
@@ -58,6 +58,8 @@ pub struct NewGameRequest {
     /// The side a second person plays from another browser, joining by the game's link.
     remote: Option<String>,
     seed: Option<u64>,
+    /// Each side's clock, `BASE[+INCREMENT]` (`5m+3s`); none for an untimed game.
+    clock: Option<String>,
 }
 
 #[derive(Debug, Serialize)]
@@ -118,6 +120,13 @@ async fn create(
         black,
         white,
         seed: req.seed.unwrap_or_else(clock_seed),
+        clock: req
+            .clock
+            .as_deref()
+            .filter(|c| !c.trim().is_empty())
+            .map(str::parse::<TimeControl>)
+            .transpose()
+            .map_err(|e| AppError::bad_request(e.to_string()))?,
     };
     if let Some(side) = remote {
         if !settings.player(side).is_human() {
@@ -126,12 +135,15 @@ async fn create(
             )));
         }
     }
-    let record = NewGame::standard(
-        size,
-        rules,
-        stored_player(black, remote == Some(Color::Black)),
-        stored_player(white, remote == Some(Color::White)),
-    );
+    let record = NewGame {
+        clock: settings.clock,
+        ..NewGame::standard(
+            size,
+            rules,
+            stored_player(black, remote == Some(Color::Black)),
+            stored_player(white, remote == Some(Color::White)),
+        )
+    };
     let id = app.store().create_game(&record)?;
     let log = StoreLog::shared(app.backend().shared_store()).with_record(id, record);
     let session = Session::with_log(settings, Some(LogHandle::new(Arc::new(Mutex::new(log)))));
@@ -151,6 +163,7 @@ async fn state(
     ApiPath(id): ApiPath<i64>,
 ) -> Result<Json<GameView>, AppError> {
     let game = app.require_live(GameId(id))?;
+    game.check_time(app.backend());
     let gs = game.lock();
     Ok(Json(game.view(&gs)))
 }

@@ -16,7 +16,8 @@ use tokio::sync::broadcast;
 use super::backend::Backend;
 use super::error::AppError;
 use super::view::{
-    board_rows, color_name, names, Counts, GameView, LastMoveView, ResultView, ThinkingView,
+    board_rows, color_name, names, ClockJson, Counts, GameView, LastMoveView, ResultView,
+    ThinkingView,
 };
 use reversi_game::{PlayError, Session};
 
@@ -243,8 +244,16 @@ impl LiveGame {
             passed,
             counts: Counts::of(pos),
             over: ended,
-            result: s.result().map(ResultView::of),
+            result: s.result().map(|score| ResultView {
+                text: s.result_text().unwrap_or_default(),
+                ..ResultView::of(score)
+            }),
             resigned: gs.resigned.map(color_name),
+            lost_on_time: s.lost_on_time().map(color_name),
+            clock: s
+                .clocks()
+                .zip(s.settings().clock)
+                .map(|(view, setting)| ClockJson::of(view, setting)),
             can_undo: !ended && s.can_undo(),
             can_redo: !ended && s.can_redo(),
             thinking: gs.searching(),
@@ -285,13 +294,21 @@ impl LiveGame {
             )));
         }
         gs.seats.check(token, turn)?;
-        gs.session.play(sq).map_err(|e| match e {
-            PlayError::NotYourTurn(_) => AppError::conflict(e.to_string()),
-            PlayError::Illegal(e) => AppError::new(
-                axum::http::StatusCode::UNPROCESSABLE_ENTITY,
-                format!("illegal move: {e}"),
-            ),
-        })?;
+        match gs.session.play(sq) {
+            Ok(()) => {}
+            Err(e @ PlayError::NotYourTurn(_)) => return Err(AppError::conflict(e.to_string())),
+            Err(PlayError::Illegal(e)) => {
+                return Err(AppError::new(
+                    axum::http::StatusCode::UNPROCESSABLE_ENTITY,
+                    format!("illegal move: {e}"),
+                ))
+            }
+            Err(e @ PlayError::OutOfTime(_)) => {
+                // The game just ended on time: everyone watching hears it.
+                self.changed(app, &mut gs);
+                return Err(AppError::conflict(e.to_string()));
+            }
+        }
         self.changed(app, &mut gs);
         Ok(())
     }
@@ -371,6 +388,7 @@ impl LiveGame {
             eprintln!("reversi serve: game {}: {e}", self.id);
         }
         self.broadcast(gs);
+        self.watch_clock(app, gs);
         self.start_search(app, gs);
     }
 
@@ -435,8 +453,43 @@ impl LiveGame {
             return;
         }
         gs.search = None;
-        if gs.session.play_decision(ply, decision).is_ok() {
+        match gs.session.play_decision(ply, decision) {
+            Ok(()) | Err(PlayError::OutOfTime(_)) => self.changed(app, &mut gs),
+            Err(_) => {}
+        }
+    }
+
+    /// Ends the game if the side to move has run out of time; tells the watchers when it
+    /// just did.
+    pub fn check_time(&self, app: &Backend) {
+        let mut gs = self.lock();
+        if gs.ended() {
+            return;
+        }
+        if gs.session.check_time().is_some() {
             self.changed(app, &mut gs);
         }
+    }
+
+    /// For a timed game on: wakes when the side to move's time would run out and ends the
+    /// game if it has (a move made meanwhile leaves nothing to do).
+    fn watch_clock(&self, app: &Backend, gs: &GameState) {
+        if gs.ended() {
+            return;
+        }
+        let Some(view) = gs.session.clocks() else {
+            return;
+        };
+        let Some(side) = view.running else {
+            return;
+        };
+        let wait = view.left(side) + std::time::Duration::from_millis(20);
+        let (app, me) = (app.clone(), self.me.clone());
+        tokio::spawn(async move {
+            tokio::time::sleep(wait).await;
+            if let Some(game) = me.upgrade() {
+                game.check_time(&app);
+            }
+        });
     }
 }

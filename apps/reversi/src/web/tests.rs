@@ -258,6 +258,22 @@ async fn hints_score_every_legal_move() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_levels_come_with_their_names_and_time_per_move() {
+    let app = test_app();
+    let (s, v) = call(&app, "GET", "/api/levels", None, None).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let levels = v.as_array().unwrap();
+    assert_eq!(levels.len(), 60);
+    let perfect = &levels[59];
+    assert_eq!(perfect["name"], "perfect");
+    assert_eq!(perfect["time_s"], 20.0);
+    let beginner = &levels[0];
+    assert_eq!(beginner["name"], "beginner");
+    assert!(beginner["stray_percent"].as_u64().unwrap() > 0);
+    assert!(levels.iter().all(|l| l["time_s"].as_f64().unwrap() > 0.0));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_people_play_through_a_shared_link_each_on_their_side() {
     let app = test_app();
     let (id, host, g) = create(&app, json!({"white": "human", "remote": "white"})).await;

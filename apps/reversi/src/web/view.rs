@@ -1,11 +1,11 @@
 //! What the API sends: games, boards, the computer's thinking, hints and analyses as JSON.
 
-use reversi_core::{Color, Game, Position, Score, Square};
+use reversi_core::{Color, Game, Position, Score, Square, TimeControl};
 use reversi_engine::{Candidate, ScoreKind, Thinking};
 use reversi_store::{GameInfo, Status};
 use serde::Serialize;
 
-use reversi_game::{analysis::Analysis, result_line};
+use reversi_game::{analysis::Analysis, result_line, ClockView};
 
 pub fn color_name(c: Color) -> &'static str {
     match c {
@@ -104,6 +104,10 @@ pub struct GameView {
     pub over: bool,
     pub result: Option<ResultView>,
     pub resigned: Option<&'static str>,
+    /// The side that lost on time.
+    pub lost_on_time: Option<&'static str>,
+    /// Both clocks of a timed game, as of this view.
+    pub clock: Option<ClockJson>,
     pub can_undo: bool,
     pub can_redo: bool,
     pub thinking: bool,
@@ -112,6 +116,29 @@ pub struct GameView {
     pub joined: bool,
     /// Why the game is not being saved to the history, while that lasts.
     pub save_error: Option<String>,
+}
+
+/// A timed game's clocks: the time left of each side in ms (the running side's as of the
+/// view), which side's clock is running, and the setting.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct ClockJson {
+    pub black_ms: u64,
+    pub white_ms: u64,
+    pub running: Option<&'static str>,
+    /// `5m+3s`.
+    pub setting: String,
+}
+
+impl ClockJson {
+    pub fn of(view: ClockView, setting: TimeControl) -> ClockJson {
+        let ms = |d: std::time::Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
+        ClockJson {
+            black_ms: ms(view.black),
+            white_ms: ms(view.white),
+            running: view.running.map(color_name),
+            setting: setting.to_string(),
+        }
+    }
 }
 
 /// A score with what it means.

@@ -6,7 +6,7 @@
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 
-use reversi_core::{BoardSize, Position, Rules, Score};
+use reversi_core::{BoardSize, Color, Position, Rules, Score};
 use reversi_engine::ai::Ai;
 use reversi_store::{GameFilter, GameId, PlayerKind, Status, Store, StoredGame};
 
@@ -24,6 +24,7 @@ fn settings(size: u8, black: &str, white: &str) -> Settings {
         black: black.parse().unwrap(),
         white: white.parse().unwrap(),
         seed: 5,
+        clock: None,
     }
 }
 
@@ -292,6 +293,10 @@ impl GameLog for Flaky {
         self.check()?;
         self.inner.finish(id, score)
     }
+    fn lose_on_time(&mut self, id: LogId, loser: Color) -> Result<(), LogError> {
+        self.check()?;
+        self.inner.lose_on_time(id, loser)
+    }
 }
 
 #[test]
@@ -333,4 +338,133 @@ fn a_failing_database_warns_once_the_game_goes_on_and_catches_up_later() {
         .load_game(GameId(id.0))
         .unwrap();
     assert_eq!(stored.game, *s.game(), "the record caught up");
+}
+
+fn timed(black: &str, white: &str, clock: &str) -> Settings {
+    Settings {
+        clock: Some(clock.parse().unwrap()),
+        ..settings(8, black, white)
+    }
+}
+
+#[test]
+fn a_side_whose_time_runs_out_loses_and_the_history_says_so() {
+    let log = memory_log();
+    let mut s = Session::with_log(
+        timed("human", "human", "200ms"),
+        Some(LogHandle::new(log.clone())),
+    );
+    play(&mut s, "f5");
+    // White's clock runs; Black's stopped at what Black left (plus no increment).
+    let clocks = s.clocks().unwrap();
+    assert_eq!(clocks.running, Some(Color::White));
+    assert!(clocks.black <= std::time::Duration::from_millis(200));
+    std::thread::sleep(std::time::Duration::from_millis(250));
+    let d6 = s.position().parse_square("d6").unwrap();
+    assert_eq!(
+        s.play(d6),
+        Err(crate::session::PlayError::OutOfTime(Color::White))
+    );
+    assert!(s.is_over());
+    assert_eq!(s.lost_on_time(), Some(Color::White));
+    assert_eq!(s.to_move(), None);
+    assert_eq!(
+        s.result(),
+        Some(Score {
+            black: 64,
+            white: 0
+        })
+    );
+    assert_eq!(s.result_text().unwrap(), "Black wins on time");
+    assert!(!s.can_undo(), "a loss on time is final");
+    assert!(s.computer_turn().is_none());
+    let stored = load(&log, s.log_id().unwrap());
+    assert_eq!(stored.info.status, Status::Finished);
+    assert_eq!(
+        stored.info.termination,
+        Some(reversi_store::Termination::Time)
+    );
+    assert_eq!(
+        stored.info.score,
+        Some(Score {
+            black: 64,
+            white: 0
+        })
+    );
+    assert_eq!(stored.info.clock, Some("200ms".parse().unwrap()));
+    assert_eq!(stored.moves.len(), 1);
+}
+
+#[test]
+fn the_increment_is_added_and_undo_gives_the_clocks_back() {
+    let mut s = Session::new(timed("human", "human", "1m+5s"));
+    let start = s.clocks().unwrap();
+    assert_eq!(start.running, Some(Color::Black));
+    play(&mut s, "f5");
+    let after = s.clocks().unwrap();
+    // Black spent a few ms and earned 5 s.
+    assert!(after.black > start.black + std::time::Duration::from_secs(4));
+    play(&mut s, "d6");
+    let before_undo = s.clocks().unwrap();
+    assert_eq!(s.undo(), 1);
+    let undone = s.clocks().unwrap();
+    assert_eq!(undone.black, after.black, "Black's clock as it was");
+    assert!(undone.white <= start.white);
+    assert!(
+        before_undo.white > undone.white,
+        "White's increment is taken back"
+    );
+    // Redo replays the move with the time it took then.
+    assert_eq!(s.redo(), 1);
+    assert_eq!(s.clocks().unwrap().white, before_undo.white);
+}
+
+#[test]
+fn the_computer_plays_within_its_clock() {
+    // Level 20 would think for seconds a move; with 3 s for the game it budgets its time and
+    // never loses on time in the opening.
+    let mut s = Session::new(timed("ai:20", "human", "3s"));
+    for _ in 0..4 {
+        computers(&mut s);
+        assert_eq!(s.lost_on_time(), None);
+        let sq = s.position().legal_moves()[0];
+        s.play(sq).unwrap();
+    }
+    let black = s.clocks().unwrap().black;
+    assert!(black > std::time::Duration::ZERO, "{black:?}");
+    let budget = s.clock_budget();
+    assert!(s.to_move() == Some(Color::Black) && budget.unwrap() < black);
+}
+
+#[test]
+fn a_timed_game_resumes_with_its_clock() {
+    let log = memory_log();
+    let handle = LogHandle::new(log.clone());
+    let mut s = Session::with_log(timed("human", "human", "10m+2s"), Some(handle.clone()));
+    play(&mut s, "f5");
+    let id = s.log_id().unwrap();
+    let black = s.clocks().unwrap().black;
+    drop(s);
+    let store = Store::open_in_memory().unwrap();
+    drop(store);
+    let stored = load(&log, id);
+    let resumed = {
+        let records: Vec<LoggedMove> = stored
+            .moves
+            .iter()
+            .map(|m| LoggedMove {
+                mv: m.mv,
+                time_ms: m.time_ms,
+                eval: m.eval,
+            })
+            .collect();
+        let settings = Settings {
+            clock: stored.info.clock,
+            ..settings(8, "human", "human")
+        };
+        Session::resume(settings, stored.game, records, Some(handle), id)
+    };
+    let clocks = resumed.clocks().unwrap();
+    assert_eq!(clocks.black, black, "Black's time as it was left");
+    assert_eq!(clocks.running, Some(Color::White));
 }

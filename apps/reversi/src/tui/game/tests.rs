@@ -25,6 +25,7 @@ fn settings(size: u8, black: &str, white: &str) -> Settings {
         black: black.parse().unwrap(),
         white: white.parse().unwrap(),
         seed: 1,
+        clock: None,
     }
 }
 
@@ -382,7 +383,8 @@ fn the_menu_leads_to_a_new_game_and_help() {
     key(&mut app, KeyCode::Char('n'));
     let screen = text(&app);
     assert!(screen.contains("Board size   ◀ 8x8 ▶"), "{screen}");
-    // Size 6, Reversi rules, White a greedy computer.
+    // Size 6, Reversi rules, White a greedy computer, a one-minute clock.
+    key(&mut app, KeyCode::Up);
     key(&mut app, KeyCode::Up);
     key(&mut app, KeyCode::Up);
     key(&mut app, KeyCode::Up);
@@ -401,8 +403,14 @@ fn the_menu_leads_to_a_new_game_and_help() {
         screen.contains("White        ◀ computer, greedy ▶"),
         "{screen}"
     );
+    key(&mut app, KeyCode::Down);
+    key(&mut app, KeyCode::Right);
+    let screen = text(&app);
+    assert!(screen.contains("Clock        ◀ 1m each"), "{screen}");
     key(&mut app, KeyCode::Enter);
     let s = &game(&app).session;
+    assert_eq!(s.settings().clock, Some("1m".parse().unwrap()));
+    assert!(text(&app).contains("1:00"), "the clocks show");
     assert_eq!(s.settings().size, BoardSize::SIX);
     assert_eq!(s.settings().rules, Rules::Reversi);
     assert_eq!(

@@ -11,7 +11,7 @@ use reversi_engine::{Candidate, Thinking};
 use super::GameScreen;
 use crate::tui::board::{board_extent, Board};
 use crate::tui::theme::Theme;
-use reversi_game::{result_line, side_label};
+use reversi_game::{clock_text, side_label};
 
 /// Draws the whole game screen into `area`.
 pub fn render(game: &GameScreen, theme: Theme, area: Rect, buf: &mut Buffer) {
@@ -82,10 +82,11 @@ fn panel(game: &GameScreen, theme: Theme) -> Vec<Line<'static>> {
     let settings = session.settings();
     let pos = session.position();
     let mut lines = Vec::new();
+    let clocks = session.clocks();
     for color in [Color::Black, Color::White] {
         let to_move = session.to_move() == Some(color);
         let marker = if to_move { "▶ " } else { "  " };
-        lines.push(Line::from(vec![
+        let mut spans = vec![
             Span::raw(marker),
             Span::raw(format!("{} ", theme.disc(color))),
             Span::raw(format!(
@@ -93,7 +94,18 @@ fn panel(game: &GameScreen, theme: Theme) -> Vec<Line<'static>> {
                 side_label(settings, color),
                 pos.disc_count(color)
             )),
-        ]));
+        ];
+        if let Some(c) = clocks {
+            let text = format!("  {:>7}", clock_text(c.left(color)));
+            // The running clock stands out, and turns to the error colour in its last 10 s.
+            let low = c.left(color) < std::time::Duration::from_secs(10);
+            spans.push(match (c.running == Some(color), low) {
+                (true, true) => Span::styled(text, theme.error()),
+                (true, false) => Span::styled(text, theme.banner()),
+                (false, _) => Span::styled(text, theme.dim()),
+            });
+        }
+        lines.push(Line::from(spans));
     }
     let ply = session.game().moves().len();
     let status = match session.to_move() {
@@ -113,11 +125,8 @@ fn panel(game: &GameScreen, theme: Theme) -> Vec<Line<'static>> {
         lines.push(Line::raw(text));
     }
     lines.push(Line::raw(""));
-    if let Some(score) = session.result() {
-        lines.push(Line::styled(
-            format!("GAME OVER: {}", result_line(score)),
-            theme.banner(),
-        ));
+    if let Some(result) = session.result_text() {
+        lines.push(Line::styled(format!("GAME OVER: {result}"), theme.banner()));
         lines.push(Line::raw("n or Enter: play again (colours swapped)"));
         lines.push(Line::raw("m: back to the menu"));
         lines.push(Line::raw(""));

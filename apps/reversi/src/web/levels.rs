@@ -1,0 +1,47 @@
+//! `/api/levels`: the computer levels with their names, depths and time per move, for the
+//! page's level pickers.
+
+use std::time::Duration;
+
+use axum::routing::get;
+use axum::{Json, Router};
+use reversi_engine::levels::Level;
+use serde::Serialize;
+
+use super::AppState;
+
+/// One level as the page shows it.
+#[derive(Debug, Serialize)]
+pub struct LevelView {
+    level: u8,
+    name: Option<&'static str>,
+    depth: u32,
+    exact_empties: u32,
+    /// The longest a move or a set of hints takes, in seconds.
+    time_s: f64,
+    /// How often and how far the level strays from its best move, when it does.
+    stray_percent: u8,
+    stray_max_loss: i32,
+}
+
+pub fn router() -> Router<AppState> {
+    Router::new().route("/", get(|| async { Json(levels()) }))
+}
+
+fn levels() -> Vec<LevelView> {
+    (Level::MIN..=Level::MAX)
+        .filter_map(Level::new)
+        .map(|level| {
+            let s = level.spec();
+            LevelView {
+                level: level.get(),
+                name: level.name(),
+                depth: s.depth,
+                exact_empties: s.exact_empties,
+                time_s: Duration::as_secs_f64(&s.time),
+                stray_percent: s.allowance.map_or(0, |a| a.rate_percent),
+                stray_max_loss: s.allowance.map_or(0, |a| a.max_loss),
+            }
+        })
+        .collect()
+}
