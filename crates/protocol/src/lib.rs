@@ -10,3 +10,4 @@
 
 pub mod gtp;
 pub mod nboard;
+mod process;
