@@ -56,7 +56,7 @@ pub enum Command {
     /// Speak GTP (the Go Text Protocol as Othello engines speak it) on standard input and
     /// output, as an engine for match runners and GUIs that drive Edax this way.
     Gtp(crate::commands::gtp::GtpArgs),
-    /// Play a match between two engines (internal levels or NBoard programs) on XOT openings,
+    /// Play a match between two engines (internal levels, NBoard or GTP programs) on XOT openings,
     /// each twice with colours swapped; report the score and an Elo difference.
     Match(crate::commands::match_cmd::MatchArgs),
     /// Serve the game in the browser: the page and its JSON API, games saved to the history.

@@ -1,6 +1,7 @@
 //! `reversi match`: internal levels against each other and against `reversi nboard` run as
-//! an external process, the saved games, and engines that crash, hang or cheat forfeiting
-//! without stopping the match.
+//! an external process, `reversi gtp` as a GTP engine against `reversi nboard`, the saved
+//! games, and engines of either protocol that crash, hang, refuse or cheat forfeiting without
+//! stopping the match.
 
 #![allow(clippy::unwrap_used)]
 
@@ -46,9 +47,9 @@ fn record(out: &str, who: &str) -> (usize, usize, usize) {
         .lines()
         .find(|l| l.starts_with(&format!("{who}: +")))
         .unwrap_or_else(|| panic!("no record line in {out}"));
-    let f: Vec<usize> = line
+    // After the name, which may hold spaces (an engine's command line).
+    let f: Vec<usize> = line[who.len() + 1..]
         .split_whitespace()
-        .skip(1)
         .take(3)
         .map(|t| t[1..].parse().unwrap())
         .collect();
@@ -265,6 +266,120 @@ fn failing_engines_forfeit_and_the_match_goes_on() {
             assert!(!g.game().unwrap().is_over());
         }
     }
+}
+
+#[test]
+fn reversi_gtp_as_a_gtp_engine_against_reversi_nboard() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("games.ggf");
+    let gtp = format!("gtp:{EXE} gtp --threads 1 --hash-mb 8 --level 2");
+    let nboard = format!("{EXE} nboard --threads 1 --hash-mb 8");
+    let stdout = run_match(
+        dir.path(),
+        &[
+            "--a",
+            &gtp,
+            "--b",
+            &nboard,
+            "--depth",
+            "2",
+            "--games",
+            "4",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    )
+    .assert_success()
+    .stdout;
+    assert!(
+        stdout.contains(&format!("forfeits: {gtp} 0, {nboard} 0")),
+        "{stdout}"
+    );
+    let games = games(&out);
+    assert_eq!(games.len(), 4);
+    for (i, g) in games.iter().enumerate() {
+        // Played to the end with legal moves (the file is replayed when read), each engine
+        // named as it named itself: `name` in GTP, `set myname` in NBoard.
+        let game = g.game().unwrap();
+        assert!(game.is_over(), "{:?}", g.tags);
+        assert_eq!(
+            g.result_margin(),
+            Some(f64::from(game.score().unwrap().margin()))
+        );
+        let (gtp_side, nboard_side) = if i % 2 == 0 {
+            ("PB", "PW")
+        } else {
+            ("PW", "PB")
+        };
+        assert_eq!(g.tag(gtp_side), Some(format!("reversi ({gtp})").as_str()));
+        assert!(g.tag(nboard_side).unwrap().starts_with("Reversi2 ("));
+    }
+    let (w, d, l) = record(&stdout, &gtp);
+    assert_eq!(w + d + l, 4);
+}
+
+/// A GTP engine that logs every command to `log`, accepts all but `genmove` and does
+/// `on_genmove` for it (`$id` is the command's id).
+fn fake_gtp_engine(log: &Path, on_genmove: &str) -> String {
+    format!(
+        "gtp:sh -c 'while read -r id cmd arg; do echo \"$id $cmd $arg\" >> \"{}\"; \
+         case \"$cmd\" in genmove) {on_genmove};; \"\") exit 0;; *) echo \"=$id\"; echo;; \
+         esac; done'",
+        log.display()
+    )
+}
+
+#[test]
+fn failing_gtp_engines_forfeit_with_a_reason_and_the_match_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("gtp.log");
+    for (on_genmove, reason) in [
+        ("echo \"=$id a1\"; echo", "forfeits: illegal move a1"),
+        (
+            "echo \"?$id out of ideas\"; echo",
+            "out of ideas\" to \"genmove ",
+        ),
+        ("echo \"= resign\"; echo", "forfeits: the engine resigned"),
+        ("exit 3", "forfeits: the engine exited (exit status: 3)"),
+        (":", "forfeits: the engine gave no answer to \"genmove "),
+    ] {
+        let out = dir.path().join("games.ggf");
+        let engine = fake_gtp_engine(&log, on_genmove);
+        let stdout = run_match(
+            dir.path(),
+            &[
+                "--a",
+                "level:1",
+                "--b",
+                &engine,
+                "--games",
+                "3",
+                "--move-timeout",
+                "1",
+                "--time-per-move",
+                "0.5",
+                "--out",
+                out.to_str().unwrap(),
+            ],
+        )
+        .assert_success()
+        .stdout;
+        assert_eq!(
+            record(&stdout, "level:1"),
+            (3, 0, 0),
+            "{on_genmove}: {stdout}"
+        );
+        assert_eq!(stdout.matches(reason).count(), 3, "{on_genmove}: {stdout}");
+        assert!(
+            stdout.contains(&format!("forfeits: level:1 0, {engine} 3")),
+            "{stdout}"
+        );
+        assert_eq!(games(&out).len(), 3);
+    }
+    // The time per move went out as byo-yomi of one move, in whole seconds.
+    let sent = std::fs::read_to_string(&log).unwrap();
+    assert!(sent.contains(" time_settings 0 1 1\n"), "{sent}");
+    assert!(sent.contains(" boardsize 8\n"), "{sent}");
 }
 
 #[test]

@@ -94,7 +94,7 @@ fn parse_duration(text: &str, bare_unit: Duration) -> Result<Duration, &'static 
         return Ok(Duration::from_secs(secs));
     }
     if let Ok(n) = t.parse::<f64>() {
-        return if n.is_finite() && n >= 0.0 && n <= 1e6 {
+        return if n.is_finite() && (0.0..=1e6).contains(&n) {
             Ok(bare_unit.mul_f64(n))
         } else {
             Err("a time is out of range")
@@ -144,7 +144,7 @@ fn write_duration(f: &mut fmt::Formatter<'_>, d: Duration) -> fmt::Result {
         write!(f, "{m}m")?;
     }
     if s_ms > 0 || ms == 0 {
-        if s_ms % 1000 == 0 {
+        if s_ms.is_multiple_of(1000) {
             write!(f, "{}s", s_ms / 1000)?;
         } else {
             let text = format!("{:.3}", s_ms as f64 / 1000.0);

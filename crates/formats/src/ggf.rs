@@ -6,12 +6,22 @@
 //! optionally followed by `/eval/seconds` (`B[f5//1.2]`, `W[d6/-1.5/0.3]`); `PA` is a pass.
 //! Values escape `]` and `\` with a backslash. Other tags are kept in order and written back.
 //!
+//! The clock (`TI`, or `TB` and `TW` for each side) is kept as a tag too, so that whatever a
+//! clock says is written back as it was read; [`GgfGame::time_control`] reads it as a base and
+//! an increment, and [`GgfGame::set_time_control`] writes one (see [`clock`] for the syntax).
+//!
 //! GGF has no tag for the Reversi start rule: a start board with an empty centre square is
 //! read as [`Rules::Reversi`], any other as [`Rules::Othello`].
 
+pub mod clock;
+
 use std::fmt;
 
-use reversi_core::{BoardSize, Color, Game, IllegalMove, Move, Position, Rules, Square};
+use reversi_core::{
+    BoardSize, Color, Game, IllegalMove, Move, Position, Rules, Square, TimeControl,
+};
+
+pub use clock::{parse_clock, write_clock, ParseClockError};
 
 /// One move of a GGF game, with the evaluation and time the mover gave for it.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -121,6 +131,71 @@ impl GgfGame {
         match self.tags.iter_mut().find(|(k, _)| k == name) {
             Some((_, v)) => *v = value.to_string(),
             None => self.tags.push((name.to_string(), value.to_string())),
+        }
+    }
+
+    /// Removes every tag named `name`.
+    pub fn remove_tag(&mut self, name: &str) {
+        self.tags.retain(|(k, _)| k != name);
+    }
+
+    /// The game's clock as a base and an increment for each side: from `TI`, or else from `TB`
+    /// and `TW` when they say the same; `None` when there is no clock tag. The extension of a
+    /// GGS clock is left out (see [`clock`]).
+    ///
+    /// # Errors
+    /// [`ParseClockError`] when the clock is malformed, is not a base and an increment, or
+    /// differs between the sides (or is given for one side only).
+    ///
+    /// # Examples
+    /// ```
+    /// use std::time::Duration;
+    /// use reversi_core::TimeControl;
+    /// use reversi_formats::ggf::{parse_ggf, write_ggf};
+    ///
+    /// let mut game = parse_ggf("(;GM[Othello]TI[05:00//02:00]B[f5];)")?.remove(0);
+    /// let five = TimeControl::sudden_death(Duration::from_secs(300));
+    /// assert_eq!(game.time_control(), Ok(Some(five)));
+    ///
+    /// let blitz: TimeControl = "3m+2s".parse().expect("a clock");
+    /// game.set_time_control(Some(blitz));
+    /// let text = write_ggf(&game);
+    /// assert!(text.contains("TI[03:00/00:02]"), "{text}");
+    /// assert_eq!(parse_ggf(&text)?[0].time_control(), Ok(Some(blitz)));
+    /// # Ok::<(), reversi_formats::ggf::GgfError>(())
+    /// ```
+    pub fn time_control(&self) -> Result<Option<TimeControl>, ParseClockError> {
+        if let Some(ti) = self.tag("TI") {
+            return parse_clock(ti).map(Some);
+        }
+        match (self.tag("TB"), self.tag("TW")) {
+            (None, None) => Ok(None),
+            (Some(b), Some(w)) => {
+                let black = parse_clock(b)?;
+                if parse_clock(w)? == black {
+                    Ok(Some(black))
+                } else {
+                    Err(ParseClockError {
+                        text: format!("TB[{b}]TW[{w}]").chars().take(40).collect(),
+                        reason: "Black's and White's clocks differ",
+                    })
+                }
+            }
+            (Some(one), None) | (None, Some(one)) => Err(ParseClockError {
+                text: one.chars().take(40).collect(),
+                reason: "a clock for one side only",
+            }),
+        }
+    }
+
+    /// Sets the clock: `TI` written from `tc` (replacing `TI`, `TB` and `TW`), or no clock
+    /// tag at all for `None`.
+    pub fn set_time_control(&mut self, tc: Option<TimeControl>) {
+        self.remove_tag("TB");
+        self.remove_tag("TW");
+        match tc {
+            Some(tc) => self.set_tag("TI", &write_clock(&tc)),
+            None => self.remove_tag("TI"),
         }
     }
 
@@ -575,6 +650,55 @@ mod tests {
         assert!(matches!(err.kind, GgfErrorKind::NotAGame(_)));
         let err = parse_ggf(&SAMPLE.replace("B[C3]", "W[C3]")).unwrap_err();
         assert!(matches!(err.kind, GgfErrorKind::Illegal { number: 3, .. }));
+    }
+
+    #[test]
+    fn the_nboard_clock_reads_and_writes_back() {
+        let g = &parse_ggf(SAMPLE).unwrap()[0];
+        let five = TimeControl::sudden_death(std::time::Duration::from_secs(300));
+        assert_eq!(g.time_control(), Ok(Some(five)));
+        // Kept as written, so written back the same.
+        let text = write_ggf(g);
+        assert!(text.contains("TI[5:00]"), "{text}");
+        let again = &parse_ggf(&text).unwrap()[0];
+        assert_eq!(again, g);
+        assert_eq!(again.time_control(), Ok(Some(five)));
+    }
+
+    #[test]
+    fn clocks_set_replace_and_remove_the_clock_tags() {
+        let mut g = parse_ggf(&SAMPLE.replace("TI[5:00]", "TB[05:00//02:00]TW[5:00]"))
+            .unwrap()
+            .remove(0);
+        let five = TimeControl::sudden_death(std::time::Duration::from_secs(300));
+        assert_eq!(g.time_control(), Ok(Some(five)));
+        let tc: TimeControl = "10m+5s".parse().unwrap();
+        g.set_time_control(Some(tc));
+        assert_eq!((g.tag("TB"), g.tag("TW")), (None, None));
+        assert_eq!(g.tag("TI"), Some("10:00/00:05"));
+        let back = parse_ggf(&write_ggf(&g)).unwrap().remove(0);
+        assert_eq!(back.time_control(), Ok(Some(tc)));
+        assert_eq!(back, g);
+        g.set_time_control(None);
+        assert_eq!(g.time_control(), Ok(None));
+        assert!(!write_ggf(&g).contains("TI["));
+    }
+
+    #[test]
+    fn clocks_that_do_not_map_are_errors_and_kept() {
+        for (tags, reason) in [
+            ("TI[2:00:00,N40//30:00]", "number of moves"),
+            ("TI[soon]", "[[HH:]MM:]SS"),
+            ("TB[5:00]TW[1:00]", "differ"),
+            ("TB[5:00]", "one side only"),
+        ] {
+            let text = SAMPLE.replace("TI[5:00]", tags);
+            let g = parse_ggf(&text).unwrap().remove(0);
+            let e = g.time_control().unwrap_err();
+            assert!(e.to_string().contains(reason), "{tags}: {e}");
+            // The game reads, and its clock is written back untouched.
+            assert!(write_ggf(&g).contains(tags), "{tags}");
+        }
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! the reason; none panics on bad input.
 //!
 //! - [`transcript`]: one game a line as run-together moves (`f5d6c3`), with an optional result.
-//! - [`ggf`]: GGS/NBoard games with players, results, evaluations and times.
+//! - [`ggf`]: GGS/NBoard games with players, results, evaluations, times and clocks.
 //! - [`obf`]: Edax's one-line positions with scored moves, for test suites and analysis.
 //! - [`wthor`]: the French federation's binary database of tournament games (8x8 only).
 

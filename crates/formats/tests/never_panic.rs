@@ -7,7 +7,7 @@ use reversi_formats::{ggf, obf, transcript, wthor};
 use reversi_testkit::Rng;
 
 /// Characters the formats give meaning to, plus some that they do not.
-const ALPHABET: &[u8] = b"()[];:/\\-+*.0123456789 \n\tabcdefghpABOWXPATYGM\xc3\xa9\xff\x00";
+const ALPHABET: &[u8] = b"()[];:/\\-+*.,0123456789 \n\tabcdefghpABOWXPATYGMIN\xc3\xa9\xff\x00";
 
 fn random_bytes(rng: &mut Rng) -> Vec<u8> {
     let len = rng.below(200);
@@ -44,7 +44,7 @@ fn mutate(rng: &mut Rng, valid: &[u8]) -> Vec<u8> {
     out
 }
 
-const GGF: &str = "(;GM[Othello]PC[x]PB[a]PW[b]TY[8]RE[+2.00]BO[8 ---------------------------O*------*O--------------------------- *]B[f5//1.2]W[d6/-1.5/0.3]B[c3]W[d3];)\n(;GM[Othello]TY[6]BO[6 ------ ------ ------ ------ ------ ------ *]B[c3]W[d3];)";
+const GGF: &str = "(;GM[Othello]PC[x]PB[a]PW[b]TI[05:00/00:03,1/02:00,N0]TY[8]RE[+2.00]BO[8 ---------------------------O*------*O--------------------------- *]B[f5//1.2]W[d6/-1.5/0.3]B[c3]W[d3];)\n(;GM[Othello]TY[6]BO[6 ------ ------ ------ ------ ------ ------ *]B[c3]W[d3];)";
 const OBF: &str =
     "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18; H1:+12; PA:-4;";
 const TRANSCRIPT: &str = "1. f5 d6 2. c3 d3 3. c4 f4 B+4\nF5D6C3D3C4F4F6F3E6E7 32-32\n";
@@ -66,18 +66,25 @@ fn inputs(valid: &str, seed: u64) -> Vec<String> {
 #[test]
 fn ggf_never_panics() {
     let mut ok = 0;
+    let mut clocks = 0;
     for text in inputs(GGF, 1) {
         if let Ok(games) = ggf::parse_ggf(&text) {
             ok += 1;
             for g in games {
                 let _ = g.game();
                 let _ = g.result_margin();
+                // A clock reads or says why not, and one that reads writes back the same.
+                if let Ok(Some(tc)) = g.time_control() {
+                    clocks += 1;
+                    assert_eq!(ggf::parse_clock(&ggf::write_clock(&tc)), Ok(tc));
+                }
                 // What was read writes back to something that reads the same.
                 assert_eq!(ggf::parse_ggf(&ggf::write_ggf(&g)).unwrap()[0], g);
             }
         }
     }
     assert!(ok > 50, "some mutations should still parse ({ok})");
+    assert!(clocks > 20, "some clocks should still read ({clocks})");
 }
 
 #[test]

@@ -3,7 +3,9 @@
 
 #![allow(clippy::unwrap_used)]
 
-use reversi_core::{BoardSize, Game, Move, Position, Rules};
+use std::time::Duration;
+
+use reversi_core::{BoardSize, Game, Move, Position, Rules, TimeControl};
 use reversi_formats::ggf::{parse_ggf, write_ggf, GgfGame, GgfMove};
 use reversi_formats::obf::{parse_obf, write_obf, ObfPosition};
 use reversi_formats::transcript::{parse_transcript_file, write_transcript, DeclaredResult};
@@ -70,6 +72,7 @@ fn ggf_round_trips() {
     let mut rng = Rng::new(42);
     let mut text = String::new();
     let mut expected = Vec::new();
+    let mut clocks = Vec::new();
     for (i, game) in games().iter().enumerate() {
         let moves = game
             .moves()
@@ -89,19 +92,33 @@ fn ggf_round_trips() {
         if let Some(s) = game.score() {
             tags.push(("RE".to_string(), format!("{:+}.00", s.margin())));
         }
-        let g = GgfGame {
+        let mut g = GgfGame {
             start: game.start().clone(),
             moves,
             tags,
         };
+        // A clock on most games: whole seconds as GGS writes them, or any fraction.
+        let clock = match rng.below(4) {
+            0 => None,
+            1 => Some(TimeControl::sudden_death(Duration::from_secs(
+                1 + rng.below(24 * 3600) as u64,
+            ))),
+            _ => Some(TimeControl {
+                base: Duration::from_millis(1 + rng.below(10_000_000) as u64),
+                increment: Duration::from_nanos(rng.below(60_000_000_000) as u64),
+            }),
+        };
+        g.set_time_control(clock);
+        clocks.push(clock);
         text.push_str(&write_ggf(&g));
         text.push('\n');
         expected.push(g);
     }
     let back = parse_ggf(&text).unwrap();
     assert_eq!(back.len(), expected.len());
-    for (b, e) in back.iter().zip(&expected) {
+    for ((b, e), clock) in back.iter().zip(&expected).zip(&clocks) {
         assert_eq!(b, e);
+        assert_eq!(b.time_control(), Ok(*clock));
         assert_eq!(b.start.rules(), e.start.rules());
         let game = b.game().unwrap();
         if let Some(s) = game.score() {

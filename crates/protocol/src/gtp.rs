@@ -6,11 +6,17 @@
 //! - [`command`]: the controller's lines, parsed.
 //! - [`session`]: the engine's side, a state machine over an [`reversi_engine::engine::Engine`].
 //! - [`serve`](mod@serve): the loop over an input and an output.
+//! - [`response`]: the engine's responses, as the controller reads them.
+//! - [`client`]: the controller's side, driving an external engine process with timeouts.
 
+pub mod client;
 pub mod command;
+pub mod response;
 pub mod serve;
 pub mod session;
 
+pub use client::{Client, ClientError};
 pub use command::{Command, ParseCommandError, Request, COMMANDS};
+pub use response::{Response, ResponseReader};
 pub use serve::serve;
 pub use session::{score_text, Flow, Session, TimeSettings, NAME, VERSION};

@@ -1,6 +1,6 @@
 //! Engine protocols as thin adapters over the engine's API: the NBoard protocol, both the
 //! engine's side (a state machine that reads command lines and writes replies) and the GUI's
-//! side (driving an external engine process, with timeouts), and the engine's side of GTP.
+//! side (driving an external engine process, with timeouts), and GTP, both sides likewise.
 //!
 //! Nothing here prints or exits: the engine side writes to any [`std::io::Write`], so whole
 //! sessions are tested in-process, and every malformed line is ignored (NBoard) or answered
@@ -10,3 +10,4 @@
 
 pub mod gtp;
 pub mod nboard;
+mod process;

@@ -13,19 +13,19 @@ use anyhow::{bail, Context};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use reversi_core::{parse_transcript, BoardSize, Color, Game, Move, Position, Rules, Score};
-use reversi_protocol::nboard::ClientError;
 use reversi_store::MoveRecord;
 
-use player::{Contender, EngineSpec, Setup};
+use player::{Contender, EngineError, EngineSpec, Setup};
 use record::{Forfeit, Played, Sink};
 use stats::{Outcome, Tally};
 
 /// `reversi match` options.
 #[derive(Debug, Args)]
 pub struct MatchArgs {
-    /// The first engine: an internal player (level:12, 12, hard, minimax:4, greedy, random)
-    /// or the command line of an NBoard engine ("reversi nboard", "edax -q", …; `reversi`
-    /// runs this very program).
+    /// The first engine: an internal player (level:12, 12, hard, minimax:4, greedy, random),
+    /// the command line of a GTP engine after `gtp:` ("gtp:reversi gtp --level 8",
+    /// "gtp:edax -gtp"), or the command line of an NBoard engine, alone or after `nboard:`
+    /// ("reversi nboard", "nboard:edax -q"). `reversi` runs this very program.
     #[arg(long = "a", value_name = "ENGINE")]
     pub a: String,
     /// The second engine.
@@ -38,11 +38,13 @@ pub struct MatchArgs {
     /// Number of games; each opening is played twice, colours swapped.
     #[arg(long, default_value_t = 20)]
     pub games: usize,
-    /// Caps every move of an internal level at this many seconds; an external engine
+    /// Caps every move of an internal level at this many seconds, and is each move's time of
+    /// a GTP engine (`time_settings 0 S 1`, in whole seconds rounded up); an external engine
     /// forfeits after max(10, 20 × this) seconds without an answer.
     #[arg(long, value_name = "S")]
     pub time_per_move: Option<f64>,
-    /// Midgame depth of external engines (`set depth`); internal players keep their own.
+    /// Midgame depth of NBoard engines (`set depth`); internal players and GTP engines (which
+    /// have no such command) keep their own.
     #[arg(long, value_name = "D", default_value_t = 10)]
     pub depth: u32,
     /// Search threads of each internal level.
@@ -244,12 +246,12 @@ fn play_out(
     moves: &mut Vec<MoveRecord>,
     timeout: Duration,
 ) -> Option<Forfeit> {
-    let fail = |color: Color, who: &mut Contender, e: &ClientError| {
+    let fail = |color: Color, who: &mut Contender, e: &EngineError| {
         who.reset();
         Some(Forfeit {
             color,
             reason: e.to_string(),
-            timeout: matches!(e, ClientError::Timeout(_)),
+            timeout: e.is_timeout(),
         })
     };
     if let Err(e) = black.new_game(game, timeout) {

@@ -1,16 +1,17 @@
 //! The GUI's side of NBoard: start an engine process, tell it the game and the moves, ask it
-//! for moves, and notice when it crashes or stops answering.
+//! for moves, and notice when it crashes or stops answering. Dropping the client ends the
+//! engine.
 
 use std::fmt;
-use std::io::{self, BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command as Process, ExitStatus, Stdio};
-use std::sync::mpsc::{self, RecvTimeoutError};
+use std::io;
+use std::process::ExitStatus;
 use std::time::{Duration, Instant};
 
 use reversi_core::{Game, Move};
 use reversi_formats::ggf::{write_ggf, GgfGame, GgfMove};
 
 use super::notation::{move_text, parse_annotated, AnnotatedMove, ParseMoveError};
+use crate::process::{EngineProcess, Failure};
 
 /// Why an engine process failed us.
 #[derive(Debug)]
@@ -72,11 +73,20 @@ impl std::error::Error for ClientError {
 
 /// An engine process spoken to in NBoard.
 pub struct Client {
-    child: Child,
-    stdin: ChildStdin,
-    lines: mpsc::Receiver<String>,
+    process: EngineProcess,
     name: Option<String>,
     next_ping: i64,
+}
+
+impl From<Failure> for ClientError {
+    fn from(failure: Failure) -> ClientError {
+        match failure {
+            Failure::Exited(status) => ClientError::Exited(status),
+            // Only reads time out, and `wait_for` maps those itself with the time it waited.
+            Failure::Timeout => ClientError::Timeout(Duration::ZERO),
+            Failure::Write(e) => ClientError::Write(e),
+        }
+    }
 }
 
 impl Client {
@@ -87,45 +97,12 @@ impl Client {
     /// # Errors
     /// [`ClientError`] when it does not start, exits, or does not answer in time.
     pub fn spawn(argv: &[String], depth: u32, timeout: Duration) -> Result<Client, ClientError> {
-        let spawn_error = |source| ClientError::Spawn {
+        let process = EngineProcess::spawn(argv).map_err(|source| ClientError::Spawn {
             command: argv.join(" "),
             source,
-        };
-        let (program, args) = argv
-            .split_first()
-            .ok_or_else(|| spawn_error(io::Error::other("empty command")))?;
-        let mut child = Process::new(program)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(spawn_error)?;
-        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(spawn_error(io::Error::other("no pipes to the engine")));
-        };
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            let mut buf = Vec::new();
-            loop {
-                buf.clear();
-                match reader.read_until(b'\n', &mut buf) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {}
-                }
-                let line = String::from_utf8_lossy(&buf).trim().to_string();
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        })?;
         let mut client = Client {
-            child,
-            stdin,
-            lines,
+            process,
             name: None,
             next_ping: 1,
         };
@@ -196,16 +173,7 @@ impl Client {
     }
 
     fn send(&mut self, line: &str) -> Result<(), ClientError> {
-        let result = self
-            .stdin
-            .write_all(line.as_bytes())
-            .and_then(|()| self.stdin.write_all(b"\n"))
-            .and_then(|()| self.stdin.flush());
-        match result {
-            Ok(()) => Ok(()),
-            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Err(self.exited()),
-            Err(e) => Err(ClientError::Write(e)),
-        }
+        self.process.send(line).map_err(ClientError::from)
     }
 
     /// Reads lines until one satisfies `wanted`, noting the engine's name on the way.
@@ -216,49 +184,16 @@ impl Client {
         mut wanted: impl FnMut(&str) -> bool,
     ) -> Result<String, ClientError> {
         loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) => {
-                    if let Some(name) = line.strip_prefix("set myname ") {
-                        self.name = Some(name.trim().to_string());
-                    }
-                    if wanted(&line) {
-                        return Ok(line);
-                    }
-                }
-                Err(RecvTimeoutError::Timeout) => return Err(ClientError::Timeout(timeout)),
-                Err(RecvTimeoutError::Disconnected) => return Err(self.exited()),
+            let line = self.process.recv(deadline).map_err(|f| match f {
+                Failure::Timeout => ClientError::Timeout(timeout),
+                f => ClientError::from(f),
+            })?;
+            if let Some(name) = line.strip_prefix("set myname ") {
+                self.name = Some(name.trim().to_string());
+            }
+            if wanted(&line) {
+                return Ok(line);
             }
         }
-    }
-
-    /// The engine's output has closed: its exit status, once it has one (waiting briefly).
-    fn exited(&mut self) -> ClientError {
-        let until = Instant::now() + Duration::from_millis(500);
-        loop {
-            match self.child.try_wait() {
-                Ok(Some(status)) => return ClientError::Exited(Some(status)),
-                Ok(None) if Instant::now() < until => {
-                    std::thread::sleep(Duration::from_millis(10));
-                }
-                _ => return ClientError::Exited(None),
-            }
-        }
-    }
-}
-
-impl Drop for Client {
-    /// Says `quit`, gives the engine a moment to leave, then ends it.
-    fn drop(&mut self) {
-        let _ = self.send("quit");
-        let until = Instant::now() + Duration::from_millis(500);
-        while Instant::now() < until {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }

@@ -1,5 +1,5 @@
 //! The engines of a match: an internal computer player (a level searched by its own engine,
-//! or random, greedy, a classic algorithm) or an external program spoken to in NBoard.
+//! or random, greedy, a classic algorithm) or an external program spoken to in NBoard or GTP.
 
 use std::fmt;
 use std::str::FromStr;
@@ -11,14 +11,22 @@ use reversi_engine::ai::{Ai, Computer};
 use reversi_engine::engine::{Engine, Limits};
 use reversi_engine::levels::Level;
 use reversi_engine::Board;
-use reversi_protocol::nboard::{Client, ClientError};
+use reversi_protocol::{gtp, nboard};
+
+/// The protocol an external engine speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Protocol {
+    Nboard,
+    Gtp,
+}
 
 /// An engine named on the command line: an internal player (`level:12`, `12`, `hard`,
-/// `minimax:4`, `greedy`, `random`) or else the command line of an NBoard program.
+/// `minimax:4`, `greedy`, `random`), a command line after `gtp:` (a GTP program) or
+/// `nboard:`, or else the command line of an NBoard program.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum EngineSpec {
     Internal(Ai),
-    External(Vec<String>),
+    External(Protocol, Vec<String>),
 }
 
 /// An engine description that names nothing to run.
@@ -30,7 +38,7 @@ impl fmt::Display for ParseEngineError {
         write!(
             f,
             "{:?} is neither a computer player (level:N, ALGORITHM:DEPTH, greedy, random) nor \
-             a command line with balanced quotes",
+             a command line with balanced quotes, after gtp: or nboard: or alone",
             self.0
         )
     }
@@ -42,11 +50,17 @@ impl FromStr for EngineSpec {
     type Err = ParseEngineError;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        if let Ok(ai) = s.parse::<Ai>() {
+        let (protocol, line) = if let Some(line) = s.trim_start().strip_prefix("gtp:") {
+            (Protocol::Gtp, line)
+        } else if let Some(line) = s.trim_start().strip_prefix("nboard:") {
+            (Protocol::Nboard, line)
+        } else if let Ok(ai) = s.parse::<Ai>() {
             return Ok(EngineSpec::Internal(ai));
-        }
-        match split_command(s) {
-            Some(argv) if !argv.is_empty() => Ok(EngineSpec::External(argv)),
+        } else {
+            (Protocol::Nboard, s)
+        };
+        match split_command(line) {
+            Some(argv) if !argv.is_empty() => Ok(EngineSpec::External(protocol, argv)),
             _ => Err(ParseEngineError(s.to_string())),
         }
     }
@@ -116,6 +130,63 @@ pub struct Choice {
     pub time: Duration,
 }
 
+/// Why an external engine failed, in the words of its protocol.
+#[derive(Debug)]
+pub enum EngineError {
+    Nboard(nboard::ClientError),
+    Gtp(gtp::ClientError),
+}
+
+impl EngineError {
+    /// The engine stopped answering (rather than crashing or answering nonsense).
+    #[must_use]
+    pub fn is_timeout(&self) -> bool {
+        matches!(
+            self,
+            EngineError::Nboard(nboard::ClientError::Timeout(_))
+                | EngineError::Gtp(gtp::ClientError::Timeout { .. })
+        )
+    }
+}
+
+impl fmt::Display for EngineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EngineError::Nboard(e) => e.fmt(f),
+            EngineError::Gtp(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for EngineError {}
+
+impl From<nboard::ClientError> for EngineError {
+    fn from(e: nboard::ClientError) -> EngineError {
+        EngineError::Nboard(e)
+    }
+}
+
+impl From<gtp::ClientError> for EngineError {
+    fn from(e: gtp::ClientError) -> EngineError {
+        EngineError::Gtp(e)
+    }
+}
+
+/// A running external engine.
+enum Client {
+    Nboard(nboard::Client),
+    Gtp(gtp::Client),
+}
+
+impl Client {
+    fn name(&self) -> Option<&str> {
+        match self {
+            Client::Nboard(c) => c.name(),
+            Client::Gtp(c) => c.name(),
+        }
+    }
+}
+
 /// How a match engine is run.
 enum Kind {
     /// A level on its own engine: its own table, cleared every game, so that games are
@@ -127,11 +198,14 @@ enum Kind {
     },
     /// Random, greedy and the classic algorithms.
     Computer(Computer),
-    /// An NBoard program; restarted for the next game after it fails.
+    /// An NBoard or GTP program; restarted for the next game after it fails.
     External {
+        protocol: Protocol,
         argv: Vec<String>,
         depth: u32,
-        client: Option<Client>,
+        time_per_move: Option<Duration>,
+        /// Boxed: a client is much larger than the other kinds.
+        client: Option<Box<Client>>,
     },
 }
 
@@ -147,9 +221,9 @@ pub struct Setup {
     /// Search threads of a level.
     pub threads: usize,
     pub hash_mb: usize,
-    /// A cap on each move of a level.
+    /// A cap on each move of a level, and each move's time of a GTP engine.
     pub time_per_move: Option<Duration>,
-    /// The `set depth` of external engines.
+    /// The `set depth` of NBoard engines.
     pub depth: u32,
 }
 
@@ -167,9 +241,11 @@ impl Contender {
                 level: *level,
             },
             EngineSpec::Internal(ai) => Kind::Computer(Computer::new(*ai, 0x5eed)),
-            EngineSpec::External(argv) => Kind::External {
+            EngineSpec::External(protocol, argv) => Kind::External {
+                protocol: *protocol,
                 argv: resolve_self(argv),
                 depth: setup.depth,
+                time_per_move: setup.time_per_move,
                 client: None,
             },
         };
@@ -204,20 +280,30 @@ impl Contender {
     ///
     /// # Errors
     /// When an external engine cannot be started or told.
-    pub fn new_game(&mut self, game: &Game, timeout: Duration) -> Result<(), ClientError> {
+    pub fn new_game(&mut self, game: &Game, timeout: Duration) -> Result<(), EngineError> {
         match &mut self.kind {
             Kind::Level { engine, .. } => engine.clear(),
             Kind::Computer(_) => {}
             Kind::External {
+                protocol,
                 argv,
                 depth,
+                time_per_move,
                 client,
             } => {
                 if client.is_none() {
-                    *client = Some(Client::spawn(argv, *depth, timeout)?);
+                    *client = Some(Box::new(start(
+                        *protocol,
+                        argv,
+                        *depth,
+                        *time_per_move,
+                        timeout,
+                    )?));
                 }
-                if let Some(c) = client {
-                    c.set_game(game)?;
+                match client.as_deref_mut() {
+                    Some(Client::Nboard(c)) => c.set_game(game)?,
+                    Some(Client::Gtp(c)) => c.set_game(game)?,
+                    None => {}
                 }
             }
         }
@@ -228,7 +314,7 @@ impl Contender {
     ///
     /// # Errors
     /// When an external engine crashes, hangs past `timeout`, or answers no move.
-    pub fn choose(&mut self, game: &Game, timeout: Duration) -> Result<Choice, ClientError> {
+    pub fn choose(&mut self, game: &Game, timeout: Duration) -> Result<Choice, EngineError> {
         let started = Instant::now();
         let pos = game.current();
         let stop = AtomicBool::new(false);
@@ -254,29 +340,37 @@ impl Contender {
             }
             Kind::Computer(c) => Ok(computer_choice(c, game, started)),
             Kind::External { client, .. } => {
-                let Some(c) = client else {
-                    return Err(ClientError::Exited(None));
+                let (mv, eval) = match client.as_deref_mut() {
+                    Some(Client::Nboard(c)) => {
+                        let m = c.go(game, timeout)?;
+                        (m.mv, m.eval)
+                    }
+                    // GTP answers a move and nothing more.
+                    Some(Client::Gtp(c)) => (c.go(game, timeout)?, None),
+                    None => return Err(nboard::ClientError::Exited(None).into()),
                 };
-                let m = c.go(game, timeout)?;
                 Ok(Choice {
-                    mv: m.mv,
-                    eval: m.eval,
+                    mv,
+                    eval,
                     time: started.elapsed(),
                 })
             }
         }
     }
 
-    /// Tells an external engine the move just played.
+    /// Tells an external engine the move just played (a GTP engine is not told its own move,
+    /// which `genmove` has already played on its board).
     ///
     /// # Errors
-    /// When the engine cannot be written to.
-    pub fn observe(&mut self, mv: Move) -> Result<(), ClientError> {
-        match &mut self.kind {
-            Kind::External {
-                client: Some(c), ..
-            } => c.play(mv),
-            _ => Ok(()),
+    /// When the engine cannot be written to, or (GTP) refuses the move.
+    pub fn observe(&mut self, mv: Move) -> Result<(), EngineError> {
+        let Kind::External { client, .. } = &mut self.kind else {
+            return Ok(());
+        };
+        match client.as_deref_mut() {
+            Some(Client::Nboard(c)) => Ok(c.play(mv)?),
+            Some(Client::Gtp(c)) => Ok(c.play(mv)?),
+            None => Ok(()),
         }
     }
 
@@ -297,6 +391,29 @@ impl Contender {
             *client = None;
         }
     }
+}
+
+/// Starts an external engine. A GTP engine is given the time per move, if there is one, as
+/// byo-yomi of one move (`time_settings 0 S 1`); GTP has no command for a search depth.
+fn start(
+    protocol: Protocol,
+    argv: &[String],
+    depth: u32,
+    time_per_move: Option<Duration>,
+    timeout: Duration,
+) -> Result<Client, EngineError> {
+    Ok(match protocol {
+        Protocol::Nboard => Client::Nboard(nboard::Client::spawn(argv, depth, timeout)?),
+        Protocol::Gtp => {
+            let mut c = gtp::Client::spawn(argv, timeout)?;
+            c.set_time_settings(time_per_move.map(|t| gtp::TimeSettings {
+                main: Duration::ZERO,
+                byo_yomi: t,
+                stones: 1,
+            }));
+            Client::Gtp(c)
+        }
+    })
 }
 
 fn computer_choice(c: &mut Computer, game: &Game, started: Instant) -> Choice {
@@ -374,11 +491,30 @@ mod tests {
             "minimax:4".parse::<EngineSpec>(),
             Ok(EngineSpec::Internal(Ai::Classic { .. }))
         ));
+        let edax = vec!["edax".to_string(), "-q".to_string()];
         assert_eq!(
             "edax -q".parse::<EngineSpec>(),
-            Ok(EngineSpec::External(vec!["edax".into(), "-q".into()]))
+            Ok(EngineSpec::External(Protocol::Nboard, edax.clone()))
+        );
+        assert_eq!(
+            "nboard:edax -q".parse::<EngineSpec>(),
+            Ok(EngineSpec::External(Protocol::Nboard, edax.clone()))
+        );
+        assert_eq!(
+            " gtp: edax -q".parse::<EngineSpec>(),
+            Ok(EngineSpec::External(Protocol::Gtp, edax))
+        );
+        // A program whose name starts like a prefix, spelled with its folder.
+        assert_eq!(
+            "./gtp:x".parse::<EngineSpec>(),
+            Ok(EngineSpec::External(
+                Protocol::Nboard,
+                vec!["./gtp:x".into()]
+            ))
         );
         assert!("".parse::<EngineSpec>().is_err());
+        assert!("gtp:".parse::<EngineSpec>().is_err());
+        assert!("gtp:'x".parse::<EngineSpec>().is_err());
         let e = "sh 'x".parse::<EngineSpec>().unwrap_err();
         assert!(e.to_string().contains("\"sh 'x\""));
     }
