@@ -69,6 +69,15 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 size,
                 openings,
             }) => bench::algorithms::run(depth, positions, size, openings),
+            Some(BenchCommand::Levels {
+                levels,
+                positions,
+                threads,
+            }) => bench::levels::run(
+                levels.as_deref(),
+                positions,
+                threads.unwrap_or_else(reversi_engine::engine::default_threads),
+            ),
         },
         None if frontend::is_interactive() => play::menu(cli.db, cli.no_save),
         None => {

@@ -420,3 +420,67 @@ fn bad_arguments_are_refused() {
         assert!(stderr.contains(message), "{args:?}: {stderr}");
     }
 }
+
+#[test]
+fn timed_matches_keep_the_clock_and_a_silent_engine_loses_on_time() {
+    let dir = tempfile::tempdir().unwrap();
+    // A level that would think for seconds a move plays a whole game on a 4-second clock,
+    // against an NBoard engine told the clock through the game it is given, and neither
+    // runs out.
+    let out = dir.path().join("timed.ggf");
+    let external = format!("{EXE} nboard --threads 1 --hash-mb 8");
+    let stdout = run_match(
+        dir.path(),
+        &[
+            "--a",
+            "level:20",
+            "--b",
+            &external,
+            "--depth",
+            "20",
+            "--clock",
+            "4s+0.1s",
+            "--games",
+            "2",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    )
+    .assert_success()
+    .stdout;
+    assert!(!stdout.contains("lost on time"), "{stdout}");
+    assert!(stdout.contains("time per move: level:20 "), "{stdout}");
+    for g in games(&out) {
+        assert!(g.game().unwrap().is_over());
+        assert_eq!(g.time_control(), Ok(Some("4s+0.1s".parse().unwrap())));
+    }
+    // An engine that never answers loses on time once its clock has run out (plus a grace
+    // of 2 s), and the history records the loss on time.
+    let db = dir.path().join("games.sqlite3");
+    let engine = fake_engine(":");
+    let stdout = run_match(
+        dir.path(),
+        &[
+            "--a",
+            "level:1",
+            "--b",
+            &engine,
+            "--clock",
+            "1s",
+            "--games",
+            "1",
+            "--db",
+            db.to_str().unwrap(),
+        ],
+    )
+    .assert_success()
+    .stdout;
+    assert!(stdout.contains("forfeits: lost on time"), "{stdout}");
+    let store = reversi_store::Store::open(&db).unwrap();
+    let info = store
+        .list_games(&reversi_store::GameFilter::default())
+        .unwrap()
+        .remove(0);
+    assert_eq!(info.termination, Some(reversi_store::Termination::Time));
+    assert_eq!(info.clock, Some("1s".parse().unwrap()));
+}

@@ -176,3 +176,24 @@ fn without_a_terminal_no_arguments_prints_help() {
     assert!(out.contains("Usage: reversi"), "{out}");
     assert!(out.contains("play"), "{out}");
 }
+
+#[test]
+fn plain_play_on_a_clock_shows_it_and_a_bad_clock_is_refused() {
+    let out = reversi(
+        &["play", "--plain", "--white", "human", "--clock", "5m+3s"],
+        "f5\nquit\n",
+    )
+    .assert_success()
+    .stdout;
+    assert!(
+        out.contains("[Black 5:00 | White 5:00] Black to move> "),
+        "{out}"
+    );
+    // Black played at once and earned the increment.
+    assert!(out.contains("[Black 5:0"), "{out}");
+    assert!(out.contains("| White 5:00] White to move> "), "{out}");
+    let err = reversi(&["play", "--plain", "--clock", "5m+"], "")
+        .assert_failure()
+        .stderr;
+    assert!(err.contains("bad clock \"5m+\""), "{err}");
+}

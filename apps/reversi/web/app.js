@@ -111,6 +111,8 @@ function show(view) {
 function stopEvents() {
   if (app.events) app.events.close();
   app.events = null;
+  if (app.clockTimer) clearInterval(app.clockTimer);
+  app.clockTimer = null;
 }
 
 async function route() {
@@ -143,6 +145,7 @@ function readForm() {
   const f = $("new-form");
   const side = (c) => f[c].value === "human" ? "human" : "ai:" + f[c + "-level"].value;
   const s = { size: Number(f.size.value), rules: f.rules.value, black: side("black"), white: side("white") };
+  if (f.clock.value) s.clock = f.clock.value;
   if (f.remote.checked) {
     if (s.black !== "human" || s.white !== "human") {
       throw new Error("A game over a link needs a human on both sides.");
@@ -193,6 +196,51 @@ async function joinGame(id) {
     saveSeat(id, { token: joined.token, guest: true, color: joined.color });
   }
   location.replace("#/game/" + id);
+}
+
+// ---- clocks -----------------------------------------------------------------------------
+
+/** `4:58`, `1:02:03` (whole seconds rounded up), tenths under ten seconds (`0:09.3`), as the
+ *  terminal shows them. */
+function clockText(ms) {
+  const total = Math.max(0, ms);
+  const pad = (n) => String(n).padStart(2, "0");
+  if (total < 10000) return `0:${pad(Math.floor(total / 1000))}.${Math.floor(total % 1000 / 100)}`;
+  const s = Math.ceil(total / 1000);
+  const h = Math.floor(s / 3600), m = Math.floor(s / 60) % 60, sec = s % 60;
+  return h > 0 ? `${h}:${pad(m)}:${pad(sec)}` : `${m}:${pad(sec)}`;
+}
+
+/** The clocks of a timed game, the running one counting down from the view's reading. */
+function renderClocks(g) {
+  const el = $("clocks");
+  if (app.clockTimer) { clearInterval(app.clockTimer); app.clockTimer = null; }
+  if (!g.clock) { el.hidden = true; el.textContent = ""; return; }
+  el.hidden = false;
+  const received = performance.now();
+  const c = g.clock;
+  const draw = () => {
+    const spent = c.running ? performance.now() - received : 0;
+    const left = { black: c.black_ms, white: c.white_ms };
+    if (c.running) left[c.running] -= spent;
+    const [black, white] = ["black", "white"].map((side) => {
+      const span = document.createElement("span");
+      span.className = "clock" + (c.running === side ? " running" : "") + (left[side] < 10000 ? " low" : "");
+      span.dataset.side = side;
+      span.textContent = `${cap(side)} ${clockText(left[side])}`;
+      return span;
+    });
+    el.replaceChildren(black, document.createTextNode(" "), white,
+      document.createTextNode(` (${c.setting} each)`));
+    // At zero the server decides: ask it for the state (it ends the game on time).
+    if (c.running && left[c.running] <= 0 && app.clockTimer) {
+      clearInterval(app.clockTimer);
+      app.clockTimer = null;
+      setTimeout(() => api("GET", `/api/games/${g.id}`).then(render).catch(() => {}), 100);
+    }
+  };
+  draw();
+  if (c.running && !g.over) app.clockTimer = setInterval(draw, 100);
 }
 
 /** Whether this browser may move for `color` now. */
@@ -261,6 +309,8 @@ function render(g) {
   else status = `${cap(g.turn)} to move: waiting for the opponent`;
   $("status").textContent = status;
 
+  renderClocks(g);
+
   const notice = $("pass-notice");
   notice.hidden = !g.passed || g.over;
   notice.textContent = g.passed ? `${cap(g.passed)} has no legal move and passes.` : "";
@@ -270,6 +320,7 @@ function render(g) {
   if (g.over) {
     let text = g.result ? g.result.text : "";
     if (g.resigned) text = `${cap(g.resigned)} resigned.` + (text ? " " + text : "");
+    if (g.lost_on_time) text = `${cap(g.lost_on_time)}'s time ran out. ` + text;
     $("result-text").textContent = text;
   }
   $("undo").disabled = !g.can_undo || !tokenFor(g.id);

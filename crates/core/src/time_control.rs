@@ -5,6 +5,8 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
+use crate::{Color, Game, Move};
+
 /// Time for each side: `base` at the start, `increment` added after each of its moves.
 ///
 /// # Examples
@@ -36,6 +38,45 @@ pub struct TimeControl {
 const MAX_BASE: Duration = Duration::from_secs(24 * 3600);
 
 impl TimeControl {
+    /// Black's and White's time left after the moves of `game`, where `spent[i]` is the time
+    /// move `i` took (moves past the end of `spent`, or `None`, cost nothing). Each side is
+    /// given the increment after each of its moves; a pass is not a move and earns nothing.
+    /// Time overspent shows as zero.
+    ///
+    /// # Examples
+    /// ```
+    /// use std::time::Duration;
+    /// use reversi_core::{parse_transcript, BoardSize, Position, Rules, TimeControl};
+    ///
+    /// let game = parse_transcript("f5d6c3", Position::start(BoardSize::EIGHT, Rules::Othello))?;
+    /// let tc: TimeControl = "1m+2s".parse()?;
+    /// let spent = [10_000, 5_000, 1_000].map(|ms| Some(Duration::from_millis(ms)));
+    /// // Black: 60 - 10 + 2 - 1 + 2 = 53 s; White: 60 - 5 + 2 = 57 s.
+    /// let (black, white) = tc.time_left(&game, &spent);
+    /// assert_eq!((black.as_secs(), white.as_secs()), (53, 57));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn time_left(&self, game: &Game, spent: &[Option<Duration>]) -> (Duration, Duration) {
+        // In ms, signed: a move that overspent (an imported or damaged record) leaves zero.
+        let base = i128::try_from(self.base.as_millis()).unwrap_or(i128::MAX / 4);
+        let inc = i128::try_from(self.increment.as_millis()).unwrap_or(0);
+        let mut left = [base, base];
+        let positions = game.positions();
+        for (i, &mv) in game.moves().iter().enumerate() {
+            let side = usize::from(positions[i].turn() == Color::White);
+            let took = spent.get(i).copied().flatten().map_or(0, |d| {
+                i128::try_from(d.as_millis()).unwrap_or(i128::MAX / 4)
+            });
+            left[side] -= took;
+            if mv != Move::Pass {
+                left[side] += inc;
+            }
+        }
+        let ms = |v: i128| Duration::from_millis(u64::try_from(v.max(0)).unwrap_or(u64::MAX));
+        (ms(left[0]), ms(left[1]))
+    }
+
     /// `base` per side with no increment.
     #[must_use]
     pub const fn sudden_death(base: Duration) -> TimeControl {

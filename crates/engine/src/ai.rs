@@ -2,6 +2,7 @@
 //! depth, and the engine's levels — behind one [`Computer`] that reports what it considers.
 
 use std::fmt;
+use std::hash::{Hash, Hasher};
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -139,6 +140,7 @@ pub struct Decision {
 #[derive(Clone)]
 pub struct Computer {
     ai: Ai,
+    seed: u64,
     rng: XorShift64,
     engine: Option<Arc<Engine>>,
     time_limit: Option<Duration>,
@@ -171,6 +173,7 @@ impl Computer {
     pub fn new(ai: Ai, seed: u64) -> Computer {
         Computer {
             ai,
+            seed,
             rng: XorShift64::new(seed | 1),
             engine: None,
             time_limit: None,
@@ -294,7 +297,7 @@ impl Computer {
                         let mut t =
                             level_search(engine, pos, level, time, stop, progress, started, true);
                         let scores: Vec<i32> = t.candidates.iter().map(|c| c.score).collect();
-                        let pick = allowance.pick(&scores, self.next_random());
+                        let pick = allowance.pick(&scores, position_roll(self.seed, pos));
                         if let Some(chosen) = t.candidates.get(pick).cloned() {
                             if t.best.as_ref().is_some_and(|b| b.mv != chosen.mv) {
                                 t.pv = vec![chosen.mv];
@@ -312,6 +315,26 @@ impl Computer {
         progress(&thinking);
         Some(Decision { mv, thinking })
     }
+}
+
+/// A random number fixed by `seed` and `pos`: a level strays the same way whenever it meets
+/// the same position with the same seed (so matches and replays are reproducible).
+fn position_roll(seed: u64, pos: &Position) -> u64 {
+    /// FNV-1a, stable from build to build (unlike the standard library's hasher).
+    struct Fnv(u64);
+    impl Hasher for Fnv {
+        fn finish(&self) -> u64 {
+            self.0
+        }
+        fn write(&mut self, bytes: &[u8]) {
+            for &b in bytes {
+                self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+            }
+        }
+    }
+    let mut h = Fnv(0xcbf2_9ce4_8422_2325 ^ seed);
+    pos.hash(&mut h);
+    XorShift64::new(h.finish() | 1).next_u64()
 }
 
 /// Scores every legal move of `pos` at `level`, best first (empty when the game is over or

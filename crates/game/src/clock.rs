@@ -8,7 +8,7 @@
 
 use std::time::Duration;
 
-use reversi_core::{Color, Game, Move, TimeControl};
+use reversi_core::{Color, Game, TimeControl};
 
 use crate::log::LoggedMove;
 
@@ -34,25 +34,28 @@ impl ClockView {
     }
 }
 
-/// A clock's reading: `4:58`, `1:02:03`, and tenths under ten seconds (`0:09.3`).
+/// A clock's reading: whole seconds rounded up (`4:58`, `1:02:03`, so a fresh 5-minute clock
+/// reads `5:00` once it runs), and tenths rounded down under ten seconds (`0:09.3`).
 ///
 /// # Examples
 /// ```
 /// use std::time::Duration;
 /// use reversi_game::clock_text;
 ///
-/// assert_eq!(clock_text(Duration::from_secs(298)), "4:58");
+/// assert_eq!(clock_text(Duration::from_millis(297_400)), "4:58");
 /// assert_eq!(clock_text(Duration::from_secs(3723)), "1:02:03");
 /// assert_eq!(clock_text(Duration::from_millis(9_340)), "0:09.3");
+/// assert_eq!(clock_text(Duration::ZERO), "0:00.0");
 /// ```
 #[must_use]
 pub fn clock_text(d: Duration) -> String {
-    let secs = d.as_secs();
+    if d < Duration::from_secs(10) {
+        return format!("0:{:02}.{}", d.as_secs(), d.subsec_millis() / 100);
+    }
+    let secs = d.as_secs() + u64::from(d.subsec_nanos() > 0);
     let (h, m, s) = (secs / 3600, secs / 60 % 60, secs % 60);
     if h > 0 {
         format!("{h}:{m:02}:{s:02}")
-    } else if secs < 10 {
-        format!("{m}:{s:02}.{}", d.subsec_millis() / 100)
     } else {
         format!("{m}:{s:02}")
     }
@@ -63,27 +66,21 @@ pub fn clock_text(d: Duration) -> String {
 /// thinking. Time overspent shows as zero.
 #[must_use]
 pub fn time_left(control: TimeControl, game: &Game, records: &[LoggedMove]) -> ClockView {
-    // In ms, signed: a move that overspent (an imported or damaged record) leaves zero.
-    let base = i128::try_from(control.base.as_millis()).unwrap_or(i128::MAX / 4);
-    let inc = i128::try_from(control.increment.as_millis()).unwrap_or(0);
-    let mut left = [base, base];
-    let positions = game.positions();
-    for (i, &mv) in game.moves().iter().enumerate() {
-        let side = usize::from(positions[i].turn() == Color::White);
-        let spent = records
-            .get(i)
-            .filter(|r| r.mv == mv)
-            .and_then(|r| r.time_ms)
-            .map_or(0, i128::from);
-        left[side] -= spent;
-        if mv != Move::Pass {
-            left[side] += inc;
-        }
-    }
-    let ms = |v: i128| Duration::from_millis(u64::try_from(v.max(0)).unwrap_or(u64::MAX));
+    let spent: Vec<Option<Duration>> = game
+        .moves()
+        .iter()
+        .zip(records)
+        .map(|(&mv, r)| {
+            (r.mv == mv)
+                .then_some(r.time_ms)
+                .flatten()
+                .map(Duration::from_millis)
+        })
+        .collect();
+    let (black, white) = control.time_left(game, &spent);
     ClockView {
-        black: ms(left[0]),
-        white: ms(left[1]),
+        black,
+        white,
         running: (!game.is_over()).then(|| game.current().turn()),
     }
 }
@@ -92,7 +89,7 @@ pub fn time_left(control: TimeControl, game: &Game, records: &[LoggedMove]) -> C
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
-    use reversi_core::{parse_transcript, BoardSize, Position, Rules};
+    use reversi_core::{parse_transcript, BoardSize, Move, Position, Rules};
 
     fn records(game: &Game, times: &[u64]) -> Vec<LoggedMove> {
         game.moves()

@@ -42,7 +42,7 @@
 use reversi_core::{Game, Move, Position, Score};
 use reversi_formats::ggf::{GgfGame, GgfMove};
 use reversi_formats::transcript::{write_transcript, DeclaredResult, TranscriptGame};
-use reversi_store::{ImportGame, MoveRecord, Player, StoredGame};
+use reversi_store::{ImportGame, MoveRecord, Player, Status, StoredGame, Termination};
 
 /// A stored game as a transcript line, its score after the moves when known.
 pub fn to_transcript(stored: &StoredGame) -> String {
@@ -63,8 +63,13 @@ pub fn to_ggf(stored: &StoredGame) -> String {
     }
     tag("PB", &info.black.name);
     tag("PW", &info.white.name);
+    // GGS marks a loss on time `:t` after the margin.
+    let suffix = match info.termination {
+        Some(Termination::Time) => ":t",
+        None => "",
+    };
     if let Some(s) = info.score {
-        tag("RE", &format!("{:+}.00", s.margin()));
+        tag("RE", &format!("{:+}.00{suffix}", s.margin()));
     } else {
         tag("RE", "?");
     }
@@ -77,11 +82,13 @@ pub fn to_ggf(stored: &StoredGame) -> String {
             seconds: m.time_ms.map(|t| t as f64 / 1000.0),
         })
         .collect();
-    reversi_formats::ggf::write_ggf(&GgfGame {
+    let mut ggf = GgfGame {
         start: stored.game.start().clone(),
         moves,
         tags,
-    })
+    };
+    ggf.set_time_control(info.clock);
+    reversi_formats::ggf::write_ggf(&ggf)
 }
 
 /// The disc counts a margin implies when the board would be full (empties to the winner).
@@ -127,6 +134,12 @@ pub fn from_ggf(g: &GgfGame, game: &Game, source: &str) -> ImportGame {
             .map(|s| (s * 1000.0).round() as u64);
     }
     out.game.started_at = g.tag("DT").map(str::to_string).filter(|d| !d.is_empty());
+    // A clock that does not parse is left out rather than failing the import.
+    out.game.clock = g.time_control().ok().flatten();
+    if out.status == Status::Finished && g.tag("RE").is_some_and(|re| re.trim_end().ends_with(":t"))
+    {
+        out.termination = Some(Termination::Time);
+    }
     out.event = g.tag("PC").map(str::to_string).filter(|d| !d.is_empty());
     out.source = Some(source.to_string());
     out
@@ -230,6 +243,46 @@ pub fn from_wthor(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_clock_and_a_loss_on_time_go_through_ggf() {
+        use reversi_core::{BoardSize, Color, Rules};
+        use reversi_store::{NewGame, Store};
+        let mut store = Store::open_in_memory().unwrap();
+        let new = NewGame {
+            clock: Some("5m+3s".parse().unwrap()),
+            ..NewGame::standard(
+                BoardSize::EIGHT,
+                Rules::Othello,
+                Player::human("Ann"),
+                Player::human("Ben"),
+            )
+        };
+        let id = store.create_game(&new).unwrap();
+        let f5 = new.start_position().parse_square("f5").unwrap();
+        store
+            .append_move(
+                id,
+                &MoveRecord {
+                    mv: Move::Play(f5),
+                    time_ms: Some(2500),
+                    eval: None,
+                },
+            )
+            .unwrap();
+        store.finish_on_time(id, Color::White).unwrap();
+        let stored = store.load_game(id).unwrap();
+        let text = to_ggf(&stored);
+        assert!(text.contains("RE[+64.00:t]"), "{text}");
+        assert!(text.contains("TI[05:00/00:03]"), "{text}");
+        let ggf = &reversi_formats::ggf::parse_ggf(&text).unwrap()[0];
+        let game = ggf.game().unwrap();
+        let import = from_ggf(ggf, &game, "t.ggf");
+        assert_eq!(import.game.clock, new.clock);
+        assert_eq!(import.termination, Some(Termination::Time));
+        assert_eq!(import.moves[0].time_ms, Some(2500));
+        assert_eq!(import.score.map(|s| s.margin()), Some(64));
+    }
 
     #[test]
     fn margins_to_scores() {

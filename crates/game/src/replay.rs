@@ -137,8 +137,17 @@ pub fn player_name(p: &reversi_store::Player) -> String {
 /// Where the game stands: its result, or that it is unfinished.
 #[must_use]
 pub fn outcome_text(info: &GameInfo, game: &Game) -> String {
+    let clock = info
+        .clock
+        .map(|c| format!(" ({c} each)"))
+        .unwrap_or_default();
+    if let (Some(reversi_store::Termination::Time), Some(score)) = (info.termination, info.score) {
+        if let reversi_core::Outcome::Win(c) = score.outcome() {
+            return format!("{c} wins {}{clock}", crate::session::TIME_LOSS);
+        }
+    }
     match (info.status, game.score().or(info.score)) {
-        (Status::Finished, Some(score)) => result_line(score),
+        (Status::Finished, Some(score)) => format!("{}{clock}", result_line(score)),
         (Status::Finished, None) => "finished".into(),
         (Status::Abandoned, _) => "abandoned".into(),
         (Status::InProgress, _) => match game.current().turn() {

@@ -331,8 +331,13 @@ impl Session {
     pub fn clocks(&self) -> Option<ClockView> {
         let control = self.settings.clock?;
         let mut view = time_left(control, &self.game, &self.records);
-        if self.time_out.is_some() {
+        if let Some(loser) = self.time_out {
+            // The loser's last, unfinished thinking used up what was left.
             view.running = None;
+            match loser {
+                Color::Black => view.black = Duration::ZERO,
+                Color::White => view.white = Duration::ZERO,
+            }
         }
         if let Some(side) = view.running {
             let thinking = self.since.elapsed();

@@ -2,6 +2,7 @@
 
 pub mod algorithms;
 pub mod engine;
+pub mod levels;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -32,6 +33,19 @@ pub enum BenchCommand {
         /// ../shared/data/xot-large.txt]
         #[arg(long)]
         openings: Option<PathBuf>,
+    },
+    /// Each level's time per move on a fixed set of positions from the start to 20 empties:
+    /// the mean and the longest against the level's budget, and the depth each move reached.
+    Levels {
+        /// The levels, by number or name, comma-separated [default: the named levels].
+        #[arg(long, value_name = "LIST")]
+        levels: Option<String>,
+        /// How many of the 8 positions.
+        #[arg(long, default_value_t = 8)]
+        positions: usize,
+        /// Search threads [default: the number of cores, as in play].
+        #[arg(long, value_parser = crate::options::threads)]
+        threads: Option<usize>,
     },
     /// Perft and move-generation speed on 8x8, each kernel set the CPU runs side by side.
     Perft {

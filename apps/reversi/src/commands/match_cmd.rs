@@ -12,10 +12,12 @@ use std::time::Duration;
 use anyhow::{bail, Context};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use reversi_core::{parse_transcript, BoardSize, Color, Game, Move, Position, Rules, Score};
+use reversi_core::{
+    parse_transcript, BoardSize, Color, Game, Move, Position, Rules, Score, TimeControl,
+};
 use reversi_store::MoveRecord;
 
-use player::{Contender, EngineError, EngineSpec, Setup};
+use player::{Contender, EngineError, EngineSpec, MoveClock, Setup};
 use record::{Forfeit, Played, Sink};
 use stats::{Outcome, Tally};
 
@@ -43,6 +45,11 @@ pub struct MatchArgs {
     /// forfeits after max(10, 20 × this) seconds without an answer.
     #[arg(long, value_name = "S")]
     pub time_per_move: Option<f64>,
+    /// A game clock for each engine, BASE[+INCREMENT] (5m+3s, 1m+1s): internal levels and
+    /// NBoard engines (through the game's `TI` and move times) budget their moves by it, GTP
+    /// engines hear `time_settings` and `time_left`; an engine whose time runs out loses.
+    #[arg(long, value_name = "BASE[+INC]")]
+    pub clock: Option<TimeControl>,
     /// Midgame depth of NBoard engines (`set depth`); internal players and GTP engines (which
     /// have no such command) keep their own.
     #[arg(long, value_name = "D", default_value_t = 10)]
@@ -105,6 +112,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         threads: args.threads.max(1),
         hash_mb: args.hash_mb,
         time_per_move,
+        clock: args.clock,
         depth: args.depth,
     };
     let mut a = Contender::new(&args.a, &spec_a, &setup);
@@ -125,16 +133,26 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
     );
     let mut tally = Tally::default();
     let mut forfeits = [0usize; 2];
+    // Each engine's thinking time and moves.
+    let mut thought = [(Duration::ZERO, 0u32, Duration::ZERO); 2];
     let mut ids = Vec::new();
     for g in 0..args.games {
         let opening = &openings[g / 2];
         let a_black = g % 2 == 0;
         let played = if a_black {
-            play_game(&mut a, &mut b, opening, timeout)
+            play_game(&mut a, &mut b, opening, timeout, args.clock)
         } else {
-            play_game(&mut b, &mut a, opening, timeout)
+            play_game(&mut b, &mut a, opening, timeout, args.clock)
         };
         let a_color = if a_black { Color::Black } else { Color::White };
+        let positions = played.game.positions();
+        for (i, m) in played.moves.iter().enumerate() {
+            if let Some(ms) = m.time_ms {
+                let t = &mut thought[usize::from(positions[i].turn() != a_color)];
+                let took = Duration::from_millis(ms);
+                *t = (t.0 + took, t.1 + 1, t.2.max(took));
+            }
+        }
         let margin = match a_color {
             Color::Black => played.score.margin(),
             Color::White => -played.score.margin(),
@@ -171,7 +189,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         bar.inc(1);
     }
     bar.finish_and_clear();
-    report(&args, &tally, forfeits)?;
+    report(&args, &tally, forfeits, thought)?;
     match (ids.first(), ids.last()) {
         (Some(first), Some(last)) => outln!(
             "saved {} games to {} (ids {first}-{last})",
@@ -183,7 +201,15 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn report(args: &MatchArgs, tally: &Tally, forfeits: [usize; 2]) -> std::io::Result<()> {
+/// Each engine's total thinking time, moves and longest move.
+type Thought = (Duration, u32, Duration);
+
+fn report(
+    args: &MatchArgs,
+    tally: &Tally,
+    forfeits: [usize; 2],
+    thought: [Thought; 2],
+) -> std::io::Result<()> {
     let (elo, lo, hi) = tally.elo();
     outln!(
         "{}: {} (as Black {}, as White {}) against {}",
@@ -196,6 +222,13 @@ fn report(args: &MatchArgs, tally: &Tally, forfeits: [usize; 2]) -> std::io::Res
     outln!("average disc difference {:+.2}", tally.average_margin())?;
     outln!("score {:.1}%", 100.0 * tally.score())?;
     outln!("Elo difference {elo} (95% interval {lo} to {hi})")?;
+    for (name, (total, moves, longest)) in [&args.a, &args.b].into_iter().zip(thought) {
+        outln!(
+            "time per move: {name} {:.3} s on average, longest {:.3} s ({moves} moves)",
+            total.as_secs_f64() / f64::from(moves.max(1)),
+            longest.as_secs_f64()
+        )?;
+    }
     outln!(
         "forfeits: {} {}, {} {}",
         args.a,
@@ -205,16 +238,18 @@ fn report(args: &MatchArgs, tally: &Tally, forfeits: [usize; 2]) -> std::io::Res
     )
 }
 
-/// Plays one game from `opening`; a side whose engine fails loses it 0-64.
+/// Plays one game from `opening`; a side whose engine fails, or whose time runs out, loses it
+/// 0-64.
 fn play_game(
     black: &mut Contender,
     white: &mut Contender,
     opening: &Game,
     timeout: Duration,
+    clock: Option<TimeControl>,
 ) -> Played {
     let mut game = opening.clone();
     let mut moves: Vec<MoveRecord> = game.moves().iter().map(|&m| MoveRecord::bare(m)).collect();
-    let forfeit = play_out(black, white, &mut game, &mut moves, timeout);
+    let forfeit = play_out(black, white, &mut game, &mut moves, timeout, clock);
     let names = [black.history_player(), white.history_player()];
     let score = match &forfeit {
         Some(f) if f.color == Color::Black => Score {
@@ -235,6 +270,7 @@ fn play_game(
         white: white_player,
         score,
         forfeit,
+        clock,
     }
 }
 
@@ -245,6 +281,7 @@ fn play_out(
     game: &mut Game,
     moves: &mut Vec<MoveRecord>,
     timeout: Duration,
+    clock: Option<TimeControl>,
 ) -> Option<Forfeit> {
     let fail = |color: Color, who: &mut Contender, e: &EngineError| {
         who.reset();
@@ -252,6 +289,7 @@ fn play_out(
             color,
             reason: e.to_string(),
             timeout: e.is_timeout(),
+            out_of_time: false,
         })
     };
     if let Err(e) = black.new_game(game, timeout) {
@@ -273,12 +311,52 @@ fn play_out(
                 Color::Black => &mut *black,
                 Color::White => &mut *white,
             };
-            match mover.choose(game, timeout) {
+            // The opening's moves took no time.
+            let spent: Vec<Option<Duration>> = moves
+                .iter()
+                .map(|m| m.time_ms.map(Duration::from_millis))
+                .collect();
+            let move_clock = clock.map(|control| MoveClock {
+                control,
+                spent: &spent,
+            });
+            // On a clock an engine may think as long as its time lasts, and a little more
+            // before it is given up on.
+            let (wait, left) = match &move_clock {
+                Some(c) => {
+                    let left = c.left(game);
+                    (left + Duration::from_secs(2), Some(left))
+                }
+                None => (timeout, None),
+            };
+            match mover.choose(game, wait, move_clock.as_ref()) {
+                Ok(c) if left.is_some_and(|left| c.time > left) => {
+                    mover.reset();
+                    return Some(Forfeit {
+                        color: turn,
+                        reason: format!(
+                            "lost on time ({:.3} s for a move with {:.3} s left)",
+                            c.time.as_secs_f64(),
+                            left.unwrap_or_default().as_secs_f64()
+                        ),
+                        timeout: true,
+                        out_of_time: true,
+                    });
+                }
                 Ok(c) => MoveRecord {
                     mv: c.mv,
                     time_ms: Some(c.time.as_millis().try_into().unwrap_or(u64::MAX)),
                     eval: c.eval,
                 },
+                Err(e) if left.is_some() && e.is_timeout() => {
+                    mover.reset();
+                    return Some(Forfeit {
+                        color: turn,
+                        reason: format!("lost on time: {e}"),
+                        timeout: true,
+                        out_of_time: true,
+                    });
+                }
                 Err(e) => return fail(turn, mover, &e),
             }
         };
@@ -292,6 +370,7 @@ fn play_out(
                 color: turn,
                 reason: format!("illegal move {}: {why}", record.mv),
                 timeout: false,
+                out_of_time: false,
             });
         }
         moves.push(record);

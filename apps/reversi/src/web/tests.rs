@@ -258,6 +258,35 @@ async fn hints_score_every_legal_move() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_timed_game_shows_its_clocks_and_ends_on_time_by_itself() {
+    let app = test_app();
+    let (s, v) = call(
+        &app,
+        "POST",
+        "/api/games",
+        None,
+        Some(json!({"white": "human", "clock": "5x"})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    assert!(error_of(&v).contains("bad clock \"5x\""), "{v}");
+    let (id, _, v) = create(&app, json!({"white": "human", "clock": "300ms"})).await;
+    assert_eq!(v["clock"]["setting"], "0.3s");
+    assert_eq!(v["clock"]["running"], "black");
+    // Nobody asks: the server's own timer ends the game when Black's time is out.
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    let (_, h) = call(&app, "GET", &format!("/api/history/{id}"), None, None).await;
+    assert_eq!(h["info"]["status"], "finished", "{h}");
+    assert_eq!(h["info"]["termination"], "time");
+    assert_eq!(h["info"]["clock"], "0.3s");
+    let (_, live) = call(&app, "GET", &format!("/api/games/{id}"), None, None).await;
+    assert_eq!(live["over"], true, "{live}");
+    assert_eq!(live["lost_on_time"], "black");
+    assert_eq!(live["result"]["text"], "White wins on time");
+    assert_eq!(live["clock"]["black_ms"], 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_levels_come_with_their_names_and_time_per_move() {
     let app = test_app();
     let (s, v) = call(&app, "GET", "/api/levels", None, None).await;

@@ -226,6 +226,10 @@ pub struct InfoView {
     pub status: &'static str,
     pub result: Option<ResultView>,
     pub moves: usize,
+    /// The clock, `5m+3s`, for a timed game.
+    pub clock: Option<String>,
+    /// `time` for a game lost on time.
+    pub termination: Option<&'static str>,
 }
 
 impl InfoView {
@@ -243,8 +247,16 @@ impl InfoView {
                 Status::Finished => "finished",
                 Status::Abandoned => "abandoned",
             },
-            result: info.score.map(ResultView::of),
+            result: info.score.map(|score| match info.termination {
+                Some(reversi_store::Termination::Time) => ResultView {
+                    text: format!("{} on time", result_line(score)),
+                    ..ResultView::of(score)
+                },
+                None => ResultView::of(score),
+            }),
             moves: info.move_count,
+            clock: info.clock.map(|c| c.to_string()),
+            termination: info.termination.map(reversi_store::Termination::name),
         }
     }
 }

@@ -106,6 +106,25 @@ const tests = {
     await page.context().close();
   },
 
+  async "a timed game shows both clocks counting down and is lost on time"() {
+    const page = await newPage();
+    // From the form: a one-minute clock for each side, shown beside the counts.
+    await page.goto(BASE + "#/new");
+    await page.selectOption("select[name=white-level]", "1");
+    await page.selectOption("select[name=clock]", "1m");
+    await page.click("#start");
+    await page.waitForSelector("#clocks:not([hidden])");
+    assert.match(await page.locator("#clocks").textContent(), /Black (1:00|0:5\d) +White 1:00 \(1m each\)/);
+    assert.equal(await page.locator("#clocks .clock.running").getAttribute("data-side"), "black");
+    // A two-second game (the API takes any clock): Black waits and loses on time.
+    await page.evaluate(() => createGame({ size: 8, rules: "othello", black: "human", white: "ai:1", clock: "2s" }));
+    await page.waitForSelector("#result:not([hidden])", { timeout: 10000 });
+    const text = await page.locator("#result-text").textContent();
+    assert.equal(text, "Black's time ran out. White wins on time");
+    assert.match(await page.locator("#clocks").textContent(), /Black 0:00\.0/);
+    await page.context().close();
+  },
+
   async "undo and redo, by button and by keyboard, and keyboard play"() {
     const page = await newPage();
     await startGame(page, { whiteLevel: "1" });

@@ -376,6 +376,8 @@ fn a_side_whose_time_runs_out_loses_and_the_history_says_so() {
         })
     );
     assert_eq!(s.result_text().unwrap(), "Black wins on time");
+    assert_eq!(s.clocks().unwrap().white, std::time::Duration::ZERO);
+    assert_eq!(s.clocks().unwrap().running, None);
     assert!(!s.can_undo(), "a loss on time is final");
     assert!(s.computer_turn().is_none());
     let stored = load(&log, s.log_id().unwrap());

@@ -236,6 +236,20 @@ impl Client {
         Ok(())
     }
 
+    /// Tells the engine the time `color` has left before its next move (`time_left black 95
+    /// 0`, whole seconds rounded down, as on a real clock), if the engine takes time commands.
+    ///
+    /// # Errors
+    /// The engine's failures (a refusal only stops further time commands).
+    pub fn time_left(&mut self, color: Color, left: Duration) -> Result<(), ClientError> {
+        if !self.takes_time {
+            return Ok(());
+        }
+        let command = format!("time_left {} {} 0", color_word(color), left.as_secs());
+        self.takes_time = self.ask(&command, self.timeout)?.success;
+        Ok(())
+    }
+
     /// Tells the engine a move was played (`play black f5`, `play white pass`), unless it is
     /// the move the engine itself chose with the last `genmove`.
     ///

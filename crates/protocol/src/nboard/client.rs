@@ -7,7 +7,7 @@ use std::io;
 use std::process::ExitStatus;
 use std::time::{Duration, Instant};
 
-use reversi_core::{Game, Move};
+use reversi_core::{Game, Move, TimeControl};
 use reversi_formats::ggf::{write_ggf, GgfGame, GgfMove};
 
 use super::notation::{move_text, parse_annotated, AnnotatedMove, ParseMoveError};
@@ -123,19 +123,35 @@ impl Client {
     /// # Errors
     /// [`ClientError::Write`] when the engine cannot be written to.
     pub fn set_game(&mut self, game: &Game) -> Result<(), ClientError> {
-        let ggf = GgfGame {
+        self.set_timed_game(game, None, &[])
+    }
+
+    /// As [`Client::set_game`], with the game's clock (`TI`) and the seconds each move took,
+    /// from which the engine works out the time it has left (as the NBoard GUI tells it).
+    ///
+    /// # Errors
+    /// [`ClientError::Write`] when the engine cannot be written to.
+    pub fn set_timed_game(
+        &mut self,
+        game: &Game,
+        clock: Option<TimeControl>,
+        seconds: &[Option<f64>],
+    ) -> Result<(), ClientError> {
+        let mut ggf = GgfGame {
             start: game.start().clone(),
             moves: game
                 .moves()
                 .iter()
-                .map(|&mv| GgfMove {
+                .enumerate()
+                .map(|(i, &mv)| GgfMove {
                     mv,
                     eval: None,
-                    seconds: None,
+                    seconds: seconds.get(i).copied().flatten(),
                 })
                 .collect(),
             tags: Vec::new(),
         };
+        ggf.set_time_control(clock);
         self.send(&format!("set game {}", write_ggf(&ggf)))
     }
 

@@ -5,9 +5,10 @@ use std::io::{self, Write};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use reversi_core::{BoardSize, Color, Game, Move, Position, Rules, Score};
+use reversi_core::{BoardSize, Color, Game, Move, Position, Rules, Score, TimeControl};
 use reversi_engine::engine::{Engine, Limits};
 use reversi_engine::levels::Level;
+use reversi_engine::time::TimeControl as TimeBudget;
 use reversi_engine::{Board, FromPositionError, ScoreKind, Thinking};
 use reversi_formats::ggf::parse_ggf;
 
@@ -69,6 +70,10 @@ pub const DEFAULT_DEPTH: u32 = Level::DEFAULT.get() as u32;
 pub struct Session {
     engine: Engine,
     game: Game,
+    /// The clock of the game the GUI set (`TI`), if any.
+    clock: Option<TimeControl>,
+    /// The time each move of `game` took, as the GUI gave it.
+    spent: Vec<Option<Duration>>,
     depth: u32,
     contempt: f64,
     version: u32,
@@ -134,6 +139,11 @@ impl Thought {
     }
 }
 
+/// Seconds from a GGF move or an NBoard `move` as a duration (`None` if absent or negative).
+fn seconds(s: Option<f64>) -> Option<Duration> {
+    s.and_then(|s| Duration::try_from_secs_f64(s).ok())
+}
+
 /// Writes one reply line and flushes it, as the protocol requires.
 fn send(out: &mut dyn Write, line: &str) -> io::Result<()> {
     out.write_all(line.as_bytes())?;
@@ -148,6 +158,8 @@ impl Session {
         Session {
             engine,
             game: Game::new(Position::start(BoardSize::EIGHT, Rules::Othello)),
+            clock: None,
+            spent: Vec::new(),
             depth: DEFAULT_DEPTH,
             contempt: 0.0,
             version: 0,
@@ -234,12 +246,38 @@ impl Session {
         Ok(Flow::Continue)
     }
 
-    /// `set game`: a game that does not parse is ignored, and the current one kept.
+    /// `set game`: a game that does not parse is ignored, and the current one kept. Its
+    /// clock (`TI`) and the seconds of its moves are kept for `go` to budget its time.
     fn set_game(&mut self, text: &str) {
         let Ok(games) = parse_ggf(text) else { return };
-        if let Some(game) = games.first().and_then(|g| g.game().ok()) {
+        let Some(ggf) = games.first() else { return };
+        if let Ok(game) = ggf.game() {
             self.game = game;
+            // A clock that does not parse is as good as none: the level's own budget applies.
+            self.clock = ggf.time_control().ok().flatten();
+            self.spent = ggf.moves.iter().map(|m| seconds(m.seconds)).collect();
         }
+    }
+
+    /// The time the side to move should take by the game's clock, if it has one.
+    #[must_use]
+    pub fn clock_budget(&self) -> Option<Duration> {
+        let clock = self.clock?;
+        let (black, white) = clock.time_left(&self.game, &self.spent);
+        let pos = self.game.current();
+        let left = if pos.turn() == Color::Black {
+            black
+        } else {
+            white
+        };
+        let empties = u32::try_from(pos.empty_count()).unwrap_or(u32::MAX);
+        Some(
+            TimeBudget::Clock {
+                remaining: left,
+                increment: clock.increment,
+            }
+            .budget(empties),
+        )
     }
 
     /// `move`: an illegal move is ignored. A move for the other side while the side to move
@@ -249,7 +287,9 @@ impl Session {
         let Ok(m) = parse_annotated(text, pos.size()) else {
             return;
         };
+        self.spent.truncate(self.game.moves().len());
         if self.game.play(m.mv).is_ok() {
+            self.spent.push(seconds(m.seconds));
             return;
         }
         if m.mv != Move::Pass && pos.must_pass() {
@@ -257,6 +297,7 @@ impl Session {
             if after_pass.play(m.mv).is_ok() {
                 let _ = self.game.play(Move::Pass);
                 let _ = self.game.play(m.mv);
+                self.spent.extend([None, seconds(m.seconds)]);
             }
         }
     }
@@ -276,7 +317,13 @@ impl Session {
         let (board, mask) = Board::from_position(pos)?;
         let passed = pos.must_pass();
         let board = if passed { board.pass() } else { board };
-        let limits = self.limits();
+        let mut limits = self.limits();
+        // The move to play in the game the GUI set: no longer than its clock allows.
+        if !all_exact && *pos == *self.game.current() {
+            if let Some(budget) = self.clock_budget() {
+                limits.time = Some(limits.time.map_or(budget, |t| t.min(budget)));
+            }
+        }
         let mut progress = |t: &Thinking| {
             if let Some(thought) = Thought::from_thinking(t, passed) {
                 report(&thought);

@@ -13,7 +13,7 @@ use reversi_engine::Board;
 use crate::commands::perft::format_rate;
 
 /// A position reached from the start by `plies` moves of a fixed pseudo-random walk.
-fn walk(seed: u64, plies: u32) -> Board {
+pub fn walk(seed: u64, plies: u32) -> Board {
     let mut rng = XorShift64::new(seed | 1);
     let mut b = Board::START;
     for _ in 0..plies {

@@ -4,13 +4,14 @@
 use std::fmt;
 use std::str::FromStr;
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use reversi_core::{Game, Move};
+use reversi_core::{Color, Game, Move, TimeControl};
 use reversi_engine::ai::{Ai, Computer};
-use reversi_engine::engine::{Engine, Limits};
+use reversi_engine::engine::Engine;
 use reversi_engine::levels::Level;
-use reversi_engine::Board;
+use reversi_engine::time::TimeControl as TimeBudget;
 use reversi_protocol::{gtp, nboard};
 
 /// The protocol an external engine speaks.
@@ -172,6 +173,35 @@ impl From<gtp::ClientError> for EngineError {
     }
 }
 
+/// A timed match's clock at a move: the setting and the time each move so far took.
+pub struct MoveClock<'a> {
+    pub control: TimeControl,
+    pub spent: &'a [Option<Duration>],
+}
+
+impl MoveClock<'_> {
+    /// The time the side to move of `game` has left.
+    #[must_use]
+    pub fn left(&self, game: &Game) -> Duration {
+        let (black, white) = self.control.time_left(game, self.spent);
+        match game.current().turn() {
+            Color::Black => black,
+            Color::White => white,
+        }
+    }
+
+    /// The time an internal level should take for its move in `game`.
+    #[must_use]
+    pub fn budget(&self, game: &Game) -> Duration {
+        let empties = u32::try_from(game.current().empty_count()).unwrap_or(u32::MAX);
+        TimeBudget::Clock {
+            remaining: self.left(game),
+            increment: self.control.increment,
+        }
+        .budget(empties)
+    }
+}
+
 /// A running external engine.
 enum Client {
     Nboard(nboard::Client),
@@ -190,11 +220,13 @@ impl Client {
 /// How a match engine is run.
 enum Kind {
     /// A level on its own engine: its own table, cleared every game, so that games are
-    /// reproducible (with one thread) and the two sides never share what they learned.
+    /// reproducible (with one thread) and the two sides never share what they learned. It
+    /// plays as in a game (its time budget, its allowance), its time capped by the match.
     Level {
-        engine: Engine,
-        limits: Limits,
+        engine: Arc<Engine>,
+        computer: Computer,
         level: Level,
+        time_per_move: Option<Duration>,
     },
     /// Random, greedy and the classic algorithms.
     Computer(Computer),
@@ -203,7 +235,8 @@ enum Kind {
         protocol: Protocol,
         argv: Vec<String>,
         depth: u32,
-        time_per_move: Option<Duration>,
+        /// What a GTP engine is told of its time.
+        gtp_time: Option<gtp::TimeSettings>,
         /// Boxed: a client is much larger than the other kinds.
         client: Option<Box<Client>>,
     },
@@ -223,6 +256,8 @@ pub struct Setup {
     pub hash_mb: usize,
     /// A cap on each move of a level, and each move's time of a GTP engine.
     pub time_per_move: Option<Duration>,
+    /// The match's clock: GTP engines are told it (`time_settings BASE 0 0`).
+    pub clock: Option<TimeControl>,
     /// The `set depth` of NBoard engines.
     pub depth: u32,
 }
@@ -232,20 +267,35 @@ impl Contender {
     #[must_use]
     pub fn new(label: &str, spec: &EngineSpec, setup: &Setup) -> Contender {
         let kind = match spec {
-            EngineSpec::Internal(Ai::Level(level)) => Kind::Level {
-                engine: Engine::new(setup.hash_mb, setup.threads),
-                limits: Limits {
-                    time: setup.time_per_move,
-                    ..Limits::level(*level)
-                },
-                level: *level,
-            },
+            EngineSpec::Internal(Ai::Level(level)) => {
+                let engine = Arc::new(Engine::new(setup.hash_mb, setup.threads));
+                Kind::Level {
+                    computer: Computer::new(Ai::Level(*level), 0x5eed)
+                        .with_engine(Arc::clone(&engine)),
+                    engine,
+                    level: *level,
+                    time_per_move: setup.time_per_move,
+                }
+            }
             EngineSpec::Internal(ai) => Kind::Computer(Computer::new(*ai, 0x5eed)),
             EngineSpec::External(protocol, argv) => Kind::External {
                 protocol: *protocol,
                 argv: resolve_self(argv),
                 depth: setup.depth,
-                time_per_move: setup.time_per_move,
+                // A clock as GTP's absolute time (no byo-yomi; the increment, which GTP cannot
+                // say, shows in each `time_left`), else the time per move as byo-yomi.
+                gtp_time: match (setup.clock, setup.time_per_move) {
+                    (Some(clock), _) => Some(gtp::TimeSettings {
+                        main: clock.base,
+                        byo_yomi: Duration::ZERO,
+                        stones: 0,
+                    }),
+                    (None, t) => t.map(|t| gtp::TimeSettings {
+                        main: Duration::ZERO,
+                        byo_yomi: t,
+                        stones: 1,
+                    }),
+                },
                 client: None,
             },
         };
@@ -288,16 +338,12 @@ impl Contender {
                 protocol,
                 argv,
                 depth,
-                time_per_move,
+                gtp_time,
                 client,
             } => {
                 if client.is_none() {
                     *client = Some(Box::new(start(
-                        *protocol,
-                        argv,
-                        *depth,
-                        *time_per_move,
-                        timeout,
+                        *protocol, argv, *depth, *gtp_time, timeout,
                     )?));
                 }
                 match client.as_deref_mut() {
@@ -310,43 +356,54 @@ impl Contender {
         Ok(())
     }
 
-    /// This engine's move at the end of `game` (whose side to move has a legal move).
+    /// This engine's move at the end of `game` (whose side to move has a legal move), with
+    /// `clock` when the match is timed.
     ///
     /// # Errors
     /// When an external engine crashes, hangs past `timeout`, or answers no move.
-    pub fn choose(&mut self, game: &Game, timeout: Duration) -> Result<Choice, EngineError> {
+    pub fn choose(
+        &mut self,
+        game: &Game,
+        timeout: Duration,
+        clock: Option<&MoveClock<'_>>,
+    ) -> Result<Choice, EngineError> {
         let started = Instant::now();
-        let pos = game.current();
-        let stop = AtomicBool::new(false);
         match &mut self.kind {
             Kind::Level {
-                engine,
-                limits,
-                level,
+                computer,
+                time_per_move,
+                ..
             } => {
-                if let Ok((board, mask)) = Board::from_position(pos) {
-                    let thinking = engine.search(board, mask, limits, &stop, &mut |_| {});
-                    if let Some(best) = thinking.best {
-                        return Ok(Choice {
-                            mv: best.mv,
-                            eval: Some(f64::from(best.score)),
-                            time: started.elapsed(),
-                        });
-                    }
-                }
-                // Boards the bitboard cannot hold: the generic search of the same level.
-                let mut computer = Computer::new(Ai::Level(*level), 1);
-                Ok(computer_choice(&mut computer, game, started))
+                let by_clock = clock.map(|c| c.budget(game));
+                let limit = match (*time_per_move, by_clock) {
+                    (Some(a), Some(b)) => Some(a.min(b)),
+                    (a, b) => a.or(b),
+                };
+                computer.set_time_limit(limit);
+                Ok(computer_choice(computer, game, started))
             }
             Kind::Computer(c) => Ok(computer_choice(c, game, started)),
             Kind::External { client, .. } => {
                 let (mv, eval) = match client.as_deref_mut() {
                     Some(Client::Nboard(c)) => {
+                        if let Some(clock) = clock {
+                            let seconds: Vec<Option<f64>> = clock
+                                .spent
+                                .iter()
+                                .map(|t| t.map(|d| d.as_secs_f64()))
+                                .collect();
+                            c.set_timed_game(game, Some(clock.control), &seconds)?;
+                        }
                         let m = c.go(game, timeout)?;
                         (m.mv, m.eval)
                     }
                     // GTP answers a move and nothing more.
-                    Some(Client::Gtp(c)) => (c.go(game, timeout)?, None),
+                    Some(Client::Gtp(c)) => {
+                        if let Some(clock) = clock {
+                            c.time_left(game.current().turn(), clock.left(game))?;
+                        }
+                        (c.go(game, timeout)?, None)
+                    }
                     None => return Err(nboard::ClientError::Exited(None).into()),
                 };
                 Ok(Choice {
@@ -393,24 +450,20 @@ impl Contender {
     }
 }
 
-/// Starts an external engine. A GTP engine is given the time per move, if there is one, as
-/// byo-yomi of one move (`time_settings 0 S 1`); GTP has no command for a search depth.
+/// Starts an external engine. A GTP engine is given its time settings, if there are any
+/// (GTP has no command for a search depth).
 fn start(
     protocol: Protocol,
     argv: &[String],
     depth: u32,
-    time_per_move: Option<Duration>,
+    gtp_time: Option<gtp::TimeSettings>,
     timeout: Duration,
 ) -> Result<Client, EngineError> {
     Ok(match protocol {
         Protocol::Nboard => Client::Nboard(nboard::Client::spawn(argv, depth, timeout)?),
         Protocol::Gtp => {
             let mut c = gtp::Client::spawn(argv, timeout)?;
-            c.set_time_settings(time_per_move.map(|t| gtp::TimeSettings {
-                main: Duration::ZERO,
-                byo_yomi: t,
-                stones: 1,
-            }));
+            c.set_time_settings(gtp_time);
             Client::Gtp(c)
         }
     })

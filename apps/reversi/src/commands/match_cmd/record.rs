@@ -5,7 +5,7 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use reversi_core::{BoardSize, Color, Game, Rules, Score};
+use reversi_core::{BoardSize, Color, Game, Rules, Score, TimeControl};
 use reversi_formats::ggf::{write_ggf, GgfGame, GgfMove};
 use reversi_store::{MoveRecord, NewGame, Player, PlayerKind, Store};
 
@@ -19,6 +19,8 @@ pub struct Played {
     /// The final score, or the forfeit's 64-0.
     pub score: Score,
     pub forfeit: Option<Forfeit>,
+    /// The match's clock, if timed.
+    pub clock: Option<TimeControl>,
 }
 
 /// A game lost off the board.
@@ -28,6 +30,8 @@ pub struct Forfeit {
     pub reason: String,
     /// The engine stopped answering (rather than crashing or answering nonsense).
     pub timeout: bool,
+    /// The engine's clock ran out.
+    pub out_of_time: bool,
 }
 
 /// A match player as the history names it.
@@ -86,17 +90,23 @@ impl Sink {
     pub fn save(&mut self, played: &Played) -> anyhow::Result<Option<i64>> {
         match self {
             Sink::Store(store) => {
-                let new = NewGame::standard(
-                    BoardSize::EIGHT,
-                    Rules::Othello,
-                    played.black.clone(),
-                    played.white.clone(),
-                );
+                let new = NewGame {
+                    clock: played.clock,
+                    ..NewGame::standard(
+                        BoardSize::EIGHT,
+                        Rules::Othello,
+                        played.black.clone(),
+                        played.white.clone(),
+                    )
+                };
                 let id = store.create_game(&new)?;
                 for m in &played.moves {
                     store.append_move(id, m)?;
                 }
-                store.finish_game(id, played.score)?;
+                match &played.forfeit {
+                    Some(f) if f.out_of_time => store.finish_on_time(id, f.color)?,
+                    _ => store.finish_game(id, played.score)?,
+                }
                 Ok(Some(id.0))
             }
             Sink::Ggf { out, path } => {
@@ -119,7 +129,7 @@ fn to_ggf(played: &Played) -> GgfGame {
         Some(_) => ":r",
         None => "",
     };
-    GgfGame {
+    let mut ggf = GgfGame {
         start: played.game.start().clone(),
         moves: played
             .moves
@@ -137,5 +147,7 @@ fn to_ggf(played: &Played) -> GgfGame {
             ("PW".into(), played.white.name.clone()),
             ("RE".into(), format!("{margin:+}{suffix}")),
         ],
-    }
+    };
+    ggf.set_time_control(played.clock);
+    ggf
 }

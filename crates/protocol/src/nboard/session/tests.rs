@@ -396,3 +396,47 @@ fn boards_the_engine_cannot_search_are_kept_but_not_searched() {
     run(&mut s, &["move e4"]);
     assert_eq!(s.game().moves().len(), 1);
 }
+
+#[test]
+fn go_budgets_its_time_by_the_clock_of_the_game() {
+    // Five minutes each, and Black has spent 4:58 of them on its two moves: Black has two
+    // seconds left, and the engine budgets well under them even at a deep level.
+    let game = random_game(11, |g| g.moves().len() == 4);
+    let mut g = GgfGame {
+        start: game.start().clone(),
+        moves: game
+            .moves()
+            .iter()
+            .enumerate()
+            .map(|(i, &mv)| GgfMove {
+                mv,
+                eval: None,
+                seconds: Some(if i % 2 == 0 { 149.0 } else { 1.0 }),
+            })
+            .collect(),
+        tags: Vec::new(),
+    };
+    g.set_time_control(Some("5m".parse().unwrap()));
+    let mut s = session();
+    run(
+        &mut s,
+        &[
+            "nboard 2",
+            "set depth 30",
+            &format!("set game {}", write_ggf(&g)),
+        ],
+    );
+    let budget = s.clock_budget().unwrap();
+    assert!(budget < Duration::from_secs(1), "{budget:?}");
+    let t = std::time::Instant::now();
+    let replies = run(&mut s, &["go"]);
+    assert!(replies.iter().any(|l| l.starts_with("===")), "{replies:?}");
+    assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
+    // The GUI's next move carries its time; the budget follows the clock.
+    let white = s.game().current().legal_moves()[0];
+    run(&mut s, &[&format!("move {white}/0/3.5")]);
+    assert_eq!(s.game().moves().len(), 5);
+    // Without a clock, no clock budget.
+    run(&mut s, &[&format!("set game {}", ggf(&game))]);
+    assert_eq!(s.clock_budget(), None);
+}
