@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::{Color, IllegalMove, Move, Position};
+use crate::{BoardSize, Color, IllegalMove, Move, Position};
 
 /// Who won.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -62,6 +62,31 @@ impl Score {
             }
         }
         Score { black, white }
+    }
+
+    /// The score of a game lost off the board by `loser` (on time, or by an engine's
+    /// failure) on a board of `size`: every square to the winner, 64-0 on 8x8.
+    ///
+    /// # Examples
+    /// ```
+    /// use reversi_core::{BoardSize, Color, Score};
+    ///
+    /// let s = Score::forfeit(Color::White, BoardSize::EIGHT);
+    /// assert_eq!((s.black, s.white), (64, 0));
+    /// ```
+    #[must_use]
+    pub fn forfeit(loser: Color, size: BoardSize) -> Score {
+        let all = u16::from(size.get()).pow(2);
+        match loser {
+            Color::Black => Score {
+                black: 0,
+                white: all,
+            },
+            Color::White => Score {
+                black: all,
+                white: 0,
+            },
+        }
     }
 
     /// Black's discs minus White's.

@@ -317,10 +317,12 @@ impl Engine {
         if moves == 0 {
             return Thinking::default();
         }
-        let started = Instant::now();
-        self.tt.new_search();
+        // The evaluation first: the first search of a process loads the trained weights (most
+        // of a second), which must not eat into the search's time and cut its depth.
         let eval = self.evaluator(mask);
         let eval: &dyn Evaluator = eval.as_ref();
+        let started = Instant::now();
+        self.tt.new_search();
         let shared_nodes = AtomicU64::new(0);
         let stopper = Stopper {
             flag: stop,

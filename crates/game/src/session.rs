@@ -293,19 +293,7 @@ impl Session {
     #[must_use]
     pub fn result(&self) -> Option<Score> {
         match self.time_out {
-            Some(loser) => {
-                let all = u16::from(self.settings.size.get()).pow(2);
-                Some(match loser {
-                    Color::Black => Score {
-                        black: 0,
-                        white: all,
-                    },
-                    Color::White => Score {
-                        black: all,
-                        white: 0,
-                    },
-                })
-            }
+            Some(loser) => Some(Score::forfeit(loser, self.settings.size)),
             None => self.game.score(),
         }
     }

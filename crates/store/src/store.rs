@@ -226,17 +226,7 @@ impl Store {
     /// As [`Store::finish_game`].
     pub fn finish_on_time(&mut self, id: GameId, loser: Color) -> Result<(), StoreError> {
         let size = self.load_game(id)?.info.size;
-        let all = u16::from(size.get()) * u16::from(size.get());
-        let score = match loser {
-            Color::Black => Score {
-                black: 0,
-                white: all,
-            },
-            Color::White => Score {
-                black: all,
-                white: 0,
-            },
-        };
+        let score = Score::forfeit(loser, size);
         self.end_game(id, Status::Finished, Some(score), Some(Termination::Time))
     }
 

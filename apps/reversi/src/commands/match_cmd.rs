@@ -252,14 +252,7 @@ fn play_game(
     let forfeit = play_out(black, white, &mut game, &mut moves, timeout, clock);
     let names = [black.history_player(), white.history_player()];
     let score = match &forfeit {
-        Some(f) if f.color == Color::Black => Score {
-            black: 0,
-            white: 64,
-        },
-        Some(_) => Score {
-            black: 64,
-            white: 0,
-        },
+        Some(f) => Score::forfeit(f.color, game.current().size()),
         None => Score::of(game.current()),
     };
     let [black_player, white_player] = names;

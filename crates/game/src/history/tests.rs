@@ -442,31 +442,15 @@ fn the_computer_plays_within_its_clock() {
 fn a_timed_game_resumes_with_its_clock() {
     let log = memory_log();
     let handle = LogHandle::new(log.clone());
-    let mut s = Session::with_log(timed("human", "human", "10m+2s"), Some(handle.clone()));
+    let mut s = Session::with_log(timed("human", "human", "10m+2s"), Some(handle));
     play(&mut s, "f5");
     let id = s.log_id().unwrap();
     let black = s.clocks().unwrap().black;
     drop(s);
-    let store = Store::open_in_memory().unwrap();
-    drop(store);
-    let stored = load(&log, id);
-    let resumed = {
-        let records: Vec<LoggedMove> = stored
-            .moves
-            .iter()
-            .map(|m| LoggedMove {
-                mv: m.mv,
-                time_ms: m.time_ms,
-                eval: m.eval,
-            })
-            .collect();
-        let settings = Settings {
-            clock: stored.info.clock,
-            ..settings(8, "human", "human")
-        };
-        Session::resume(settings, stored.game, records, Some(handle), id)
-    };
+    let guard = log.lock().unwrap();
+    let resumed = resume(guard.store().unwrap(), GameId(id.0), 5, None).unwrap();
     let clocks = resumed.clocks().unwrap();
     assert_eq!(clocks.black, black, "Black's time as it was left");
     assert_eq!(clocks.running, Some(Color::White));
+    assert_eq!(resumed.settings().clock, Some("10m+2s".parse().unwrap()));
 }
