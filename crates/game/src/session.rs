@@ -140,7 +140,8 @@ pub struct Session {
     saving: Option<Saving>,
 }
 
-/// How the history scores a loss on time: the winner is given every square.
+/// The words after the winner of a game lost on time (`White wins on time`); the score is
+/// then [`Score::forfeit`], every square to the winner.
 pub const TIME_LOSS: &str = "on time";
 
 impl Session {
