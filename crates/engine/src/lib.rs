@@ -32,6 +32,7 @@
 
 pub mod ai;
 mod board;
+pub mod book;
 pub mod classic;
 pub mod engine;
 pub mod eval;
