@@ -22,6 +22,12 @@ pub struct Cli {
     /// Games started from the menu are not saved to the history.
     #[arg(long)]
     pub no_save: bool,
+    /// The opening book the computer levels and hints use [default: the shipped book]
+    #[arg(long, global = true, value_name = "FILE", conflicts_with = "no_book")]
+    pub book: Option<PathBuf>,
+    /// Play and hint without an opening book.
+    #[arg(long, global = true)]
+    pub no_book: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -73,4 +79,6 @@ pub enum Command {
     },
     /// The computer levels: midgame depth and endgame solving depths of each.
     Levels,
+    /// The opening book: build, deepen, extend, learn, merge, show, stats, export, import.
+    Book(crate::commands::book::BookArgs),
 }

@@ -1,6 +1,7 @@
 //! One module per command, each with its options (`reversi COMMAND --help`).
 
 pub mod bench;
+pub mod book;
 pub mod gtp;
 pub mod history;
 pub mod levels;

@@ -32,7 +32,9 @@ use std::process::ExitCode;
 
 use cli::{Cli, Command};
 use commands::bench::BenchCommand;
-use commands::{bench, gtp, history, levels, match_cmd, nboard, perft, play, serve, solve, train};
+use commands::{
+    bench, book, gtp, history, levels, match_cmd, nboard, perft, play, serve, solve, train,
+};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -49,7 +51,14 @@ fn main() -> ExitCode {
 
 /// Runs the command `cli` names (the menu, or the help without a terminal, when none).
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    if cli.no_book {
+        reversi_engine::book::set_process_book(None);
+    } else if let Some(path) = &cli.book {
+        let book = book::load(path)?;
+        reversi_engine::book::set_process_book(Some(std::sync::Arc::new(book)));
+    }
     match cli.command {
+        Some(Command::Book(args)) => book::run(args),
         Some(Command::Perft { depth, size, rules }) => perft::run(depth, size, rules),
         Some(Command::Play(args)) => play::run(args, cli.db),
         Some(Command::Solve(args)) => solve::run(&args),

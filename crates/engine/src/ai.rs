@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use reversi_core::{Move, Position};
 
+use crate::book::{self, Book};
 use crate::classic::{self, Algorithm};
 use crate::engine::{self, Engine, Limits};
 use crate::heuristic::TERMINAL;
@@ -144,6 +145,25 @@ pub struct Computer {
     rng: XorShift64,
     engine: Option<Arc<Engine>>,
     time_limit: Option<Duration>,
+    book: BookUse,
+}
+
+/// Which opening book a computer player consults.
+#[derive(Clone)]
+enum BookUse {
+    /// The process's book ([`book::process_book`]).
+    Process,
+    /// This one, or none.
+    Own(Option<Arc<Book>>),
+}
+
+impl BookUse {
+    fn get(&self) -> Option<Arc<Book>> {
+        match self {
+            BookUse::Process => book::process_book(),
+            BookUse::Own(b) => b.clone(),
+        }
+    }
 }
 
 impl fmt::Debug for Computer {
@@ -152,6 +172,7 @@ impl fmt::Debug for Computer {
             .field("ai", &self.ai)
             .field("own_engine", &self.engine.is_some())
             .field("time_limit", &self.time_limit)
+            .field("process_book", &matches!(self.book, BookUse::Process))
             .finish_non_exhaustive()
     }
 }
@@ -177,7 +198,16 @@ impl Computer {
             rng: XorShift64::new(seed | 1),
             engine: None,
             time_limit: None,
+            book: BookUse::Process,
         }
+    }
+
+    /// The same player consulting `book` in the opening (`None`: no book) instead of the
+    /// process's book.
+    #[must_use]
+    pub fn with_book(mut self, book: Option<Arc<Book>>) -> Computer {
+        self.book = BookUse::Own(book);
+        self
     }
 
     /// The same player searching with `engine` instead of the process's shared one (as in a
@@ -288,6 +318,18 @@ impl Computer {
             }
             Ai::Level(level) => {
                 let spec = level.spec();
+                if let Some(t) = self.book.get().and_then(|b| {
+                    book_thinking(&b, pos, spec.book_margin, position_roll(self.seed, pos))
+                }) {
+                    progress(&t);
+                    return Some(Decision {
+                        mv: t.best.as_ref().map_or(first, |c| c.mv),
+                        thinking: Thinking {
+                            elapsed: started.elapsed(),
+                            ..t
+                        },
+                    });
+                }
                 let time = self.time_limit.map_or(spec.time, |t| t.min(spec.time));
                 let engine = self.engine.as_deref().unwrap_or_else(|| shared_engine());
                 match spec.allowance {
@@ -337,8 +379,43 @@ fn position_roll(seed: u64, pos: &Position) -> u64 {
     XorShift64::new(h.finish() | 1).next_u64()
 }
 
+/// The book's moves of `pos` as a level plays them: every book move as a candidate (best
+/// first), the one played chosen by `roll` among those within `margin` discs of the best.
+/// `None` when the position is not in `book` (or not an 8x8 board).
+fn book_thinking(book: &Book, pos: &Position, margin: u8, roll: u64) -> Option<Thinking> {
+    let (board, mask) = Board::from_position(pos).ok()?;
+    if mask != u64::MAX {
+        return None;
+    }
+    let moves = book.moves(board)?;
+    let best = moves.first()?.value;
+    let near = moves
+        .iter()
+        .take_while(|m| m.value >= best - i32::from(margin))
+        .count();
+    let chosen = moves[(roll % near as u64) as usize];
+    let candidates: Vec<Candidate> = moves.iter().map(book_candidate).collect();
+    Some(Thinking {
+        depth: u32::from(chosen.depth),
+        best: Some(book_candidate(&chosen)),
+        pv: vec![Move::from(chosen.sq)],
+        candidates,
+        ..Thinking::default()
+    })
+}
+
+fn book_candidate(m: &book::BookMove) -> Candidate {
+    Candidate {
+        mv: Move::from(m.sq),
+        score: m.value,
+        kind: ScoreKind::Book,
+        upper_bound: false,
+    }
+}
+
 /// Scores every legal move of `pos` at `level`, best first (empty when the game is over or
-/// the side to move must pass).
+/// the side to move must pass). Moves the process's opening book values carry the book's
+/// value, tagged [`ScoreKind::Book`].
 pub fn hints(
     pos: &Position,
     level: Level,
@@ -348,7 +425,7 @@ pub fn hints(
     if pos.legal_moves().is_empty() {
         return Vec::new();
     }
-    level_search(
+    let mut candidates = level_search(
         shared_engine(),
         pos,
         level,
@@ -358,7 +435,32 @@ pub fn hints(
         Instant::now(),
         true,
     )
-    .candidates
+    .candidates;
+    if let Some(t) = book::process_book().and_then(|b| book_thinking(&b, pos, 0, 0)) {
+        with_book_values(&mut candidates, &t.candidates);
+    }
+    candidates
+}
+
+/// Replaces the scores of the moves the book values by the book's, best first again.
+pub fn with_book_values(candidates: &mut Vec<Candidate>, book: &[Candidate]) {
+    for b in book {
+        match candidates.iter_mut().find(|c| c.mv == b.mv) {
+            Some(c) => *c = b.clone(),
+            None => candidates.push(b.clone()),
+        }
+    }
+    candidates.sort_by_key(|c| -c.score);
+}
+
+/// The opening book's moves of `pos` from the process's book, as candidates tagged
+/// [`ScoreKind::Book`], best first; empty when the position is not in the book.
+#[must_use]
+pub fn book_moves(pos: &Position) -> Vec<Candidate> {
+    book::process_book()
+        .and_then(|b| book_thinking(&b, pos, 0, 0))
+        .map(|t| t.candidates)
+        .unwrap_or_default()
 }
 
 /// A level's search within `time`: the bitboard engine on boards up to 8x8, the generic

@@ -58,6 +58,9 @@ pub struct LevelSpec {
     /// How far from the best move the level may stray, for the levels below the strongest;
     /// `None`: always the best move found.
     pub allowance: Option<Allowance>,
+    /// How far below the best book move the level may play in the opening book (chosen at
+    /// random among those within it, so that games vary); 0: always the best.
+    pub book_margin: u8,
 }
 
 /// The mistakes a level makes on purpose, so that a weak level plays plausible moves that
@@ -225,7 +228,15 @@ impl Level {
             max_loss: ((16 - n) * 2 / 3) as i32,
             rate_percent: ((16 - n) * 4) as u8,
         });
+        // In the book: the weak levels as far as their allowance, the middle levels within 2
+        // discs, master and perfect the best move.
+        let book_margin = match (&allowance, n) {
+            (Some(a), _) => a.max_loss.max(2) as u8,
+            (None, 15..=23) => 2,
+            _ => 0,
+        };
         LevelSpec {
+            book_margin,
             depth: n,
             exact_empties: exact,
             wld_empties: wld,

@@ -29,10 +29,14 @@ pub enum ScoreKind {
     Flips,
     /// No score: the move was chosen at random.
     Random,
+    /// The opening book's value: a deep search at the end of the book line, backed up
+    /// through the book's moves (an estimate of the final disc difference).
+    Book,
 }
 
 impl fmt::Display for ScoreKind {
-    /// `exact`, `win/loss`, `depth 12`, `depth 14@73%`, `points, depth 4`, `flips`, `random`.
+    /// `exact`, `win/loss`, `depth 12`, `depth 14@73%`, `points, depth 4`, `flips`, `random`,
+    /// `book`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ScoreKind::Exact => f.write_str("exact"),
@@ -45,6 +49,7 @@ impl fmt::Display for ScoreKind {
             ScoreKind::Points(d) => write!(f, "points, depth {d}"),
             ScoreKind::Flips => f.write_str("flips"),
             ScoreKind::Random => f.write_str("random"),
+            ScoreKind::Book => f.write_str("book"),
         }
     }
 }

@@ -45,6 +45,10 @@ pub struct SearchOptions {
     pub depth: u8,
     /// Solve exactly with this many empty squares or fewer.
     pub exact_empties: u8,
+    /// Probcut selectivity of the midgame search, an index of
+    /// [`SELECTIVITY_PERCENT`](crate::search::probcut::SELECTIVITY_PERCENT)
+    /// ([`NO_SELECTIVITY`] for full width).
+    pub selectivity: u8,
     /// Positions searched at once, one thread each.
     pub workers: usize,
     /// Transposition table of each worker, in MB.
@@ -52,12 +56,14 @@ pub struct SearchOptions {
 }
 
 impl SearchOptions {
-    /// `depth` plies, exact from 20 empties, `workers` at once with 32 MB each.
+    /// `depth` plies with probcut at 73 % (as the levels search), exact from 20 empties,
+    /// `workers` at once with 32 MB each.
     #[must_use]
     pub fn new(depth: u8, workers: usize) -> SearchOptions {
         SearchOptions {
             depth,
             exact_empties: 20,
+            selectivity: 0,
             workers: workers.max(1),
             hash_mb: 32,
         }
@@ -68,7 +74,7 @@ impl SearchOptions {
             depth: u32::from(self.depth),
             exact_empties: u32::from(self.exact_empties),
             wld_empties: u32::from(self.exact_empties),
-            selectivity: NO_SELECTIVITY,
+            selectivity: self.selectivity.min(NO_SELECTIVITY),
             time: None,
             nodes: None,
         }

@@ -1,7 +1,6 @@
 //! The book's key of a position: the least of its 8 symmetric images, so that a position and
 //! its rotations and reflections share one record.
 
-use crate::pattern::transform;
 use crate::Board;
 
 /// A position as the book stores it: the side to move's discs and the other side's, in the
@@ -117,16 +116,16 @@ pub fn image_square(sq: u32, s: usize) -> u32 {
     image(1u64 << sq, s).trailing_zeros()
 }
 
-/// Checks the shift formulas against the pattern evaluation's loop.
-#[must_use]
-pub(crate) fn agrees_with_pattern_transform(bits: u64) -> bool {
-    (0..8).all(|s| image(bits, s) == transform(bits, s))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pattern::transform;
     use crate::rng::XorShift64;
+
+    /// Checks the shift formulas against the pattern evaluation's loop.
+    fn agrees_with_pattern_transform(bits: u64) -> bool {
+        (0..8).all(|s| image(bits, s) == transform(bits, s))
+    }
 
     #[test]
     fn images_match_the_pattern_symmetries() {

@@ -46,7 +46,9 @@ fn parse_square(s: &str) -> Option<u32> {
 /// The 64-character board and side of `board` (side to move as the colour of its parity).
 #[must_use]
 pub fn board_text(board: Board) -> String {
-    let black_to_move = (board.player | board.opponent).count_ones() % 2 == 0;
+    let black_to_move = (board.player | board.opponent)
+        .count_ones()
+        .is_multiple_of(2);
     let (black, white) = if black_to_move {
         (board.player, board.opponent)
     } else {

@@ -35,7 +35,7 @@ pub fn depth_text(kind: ScoreKind) -> String {
         | ScoreKind::Points(depth) => depth.to_string(),
         ScoreKind::Depth { depth, selectivity } => format!("{depth}@{selectivity}%"),
         ScoreKind::Flips => "1".into(),
-        ScoreKind::Random => "0".into(),
+        ScoreKind::Random | ScoreKind::Book => "0".into(),
     }
 }
 

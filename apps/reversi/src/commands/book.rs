@@ -1,0 +1,421 @@
+//! `reversi book`: build, grow, merge, show, measure, export and import the opening book.
+
+mod show;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context};
+use clap::{Args, Subcommand};
+use reversi_engine::book::build::{self, Progress, SearchOptions, Shard};
+use reversi_engine::book::{self, Book};
+use reversi_engine::Sq;
+use reversi_formats::wthor;
+
+/// `reversi book` options.
+#[derive(Debug, Args)]
+pub struct BookArgs {
+    #[command(subcommand)]
+    pub what: BookCommand,
+}
+
+/// How positions are searched, shared by the commands that search.
+#[derive(Debug, Clone, Args)]
+pub struct SearchArgs {
+    /// Midgame search depth of each position (exact when the empties allow).
+    #[arg(long, default_value_t = 14)]
+    depth: u8,
+    /// Probcut selectivity of that search in %: 73, 87, 95, 98, 99 or 100 (full width).
+    #[arg(long, default_value_t = 73, value_parser = parse_selectivity)]
+    selectivity: u8,
+    /// Solve positions with this many empty squares or fewer exactly.
+    #[arg(long, default_value_t = 20)]
+    exact_empties: u8,
+    /// Positions searched at once, one thread each (the book does not depend on it).
+    #[arg(long, default_value_t = 1, value_parser = crate::options::threads)]
+    threads: usize,
+    /// Search only shard K of N (0 <= K < N; positions split by a hash of their key): N runs,
+    /// on one machine or many, merged with `book merge`, make the book one run makes.
+    #[arg(long, value_parser = parse_shard)]
+    shard: Option<Shard>,
+    /// Save the book this often while searching, in seconds (a stopped run resumes there).
+    #[arg(long, default_value_t = 30)]
+    save_every: u64,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum BookCommand {
+    /// Build a book from the WTHOR games: every position reached at least --min-games times
+    /// within --max-ply moves, each searched for its best move out of the book. Resumes when
+    /// OUT exists.
+    Build {
+        /// The book file to write (and resume).
+        #[arg(long)]
+        out: PathBuf,
+        /// Folder of WTH_YYYY.wtb files [default: the shared data's wthor/]
+        #[arg(long)]
+        wthor: Option<PathBuf>,
+        /// Positions reached by at least this many games.
+        #[arg(long, default_value_t = 20)]
+        min_games: u32,
+        /// Positions at most this many moves from the start.
+        #[arg(long, default_value_t = 24)]
+        max_ply: usize,
+        #[command(flatten)]
+        search: SearchArgs,
+    },
+    /// Search the book's positions again, deeper: those searched shallower than --depth.
+    Deepen {
+        /// The book file (rewritten, or written to --out).
+        book: PathBuf,
+        /// Write the result here instead.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        #[command(flatten)]
+        search: SearchArgs,
+    },
+    /// Add the engine's own best lines: the positions after the best moves out of the book
+    /// (the most played first), searched; their parents are searched again for their next
+    /// move out of the book.
+    Extend {
+        /// The book file (rewritten, or written to --out).
+        book: PathBuf,
+        /// Write the result here instead.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// How many positions to add.
+        #[arg(long, default_value_t = 100)]
+        positions: usize,
+        /// Follow moves out of the book within this many discs of the position's value.
+        #[arg(long, default_value_t = 0)]
+        margin: i32,
+        #[command(flatten)]
+        search: SearchArgs,
+    },
+    /// Add games to the book (transcripts, one a line, from the standard start), up to
+    /// --max-ply moves, and search the new positions.
+    Learn {
+        /// The book file (rewritten, or written to --out).
+        book: PathBuf,
+        /// Files of transcripts.
+        games: Vec<PathBuf>,
+        /// Write the result here instead.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Learn positions at most this many moves from the start.
+        #[arg(long, default_value_t = 30)]
+        max_ply: usize,
+        #[command(flatten)]
+        search: SearchArgs,
+    },
+    /// Merge books (the shards of one build, or books grown apart) into one.
+    Merge {
+        /// The book file to write.
+        #[arg(long)]
+        out: PathBuf,
+        /// The books to merge.
+        #[arg(required = true)]
+        books: Vec<PathBuf>,
+    },
+    /// Each book move of a position with its value, depth and games, and the opening's name.
+    Show {
+        /// A transcript from the start (`f5d6c3`) or a board: 64 squares a1..h8 (`X`/`*`
+        /// black, `O` white, `-` empty) and the side to move. Default: the start.
+        position: Vec<String>,
+        /// The book to read [default: the one --book names, else the shipped one]
+        #[arg(long)]
+        file: Option<PathBuf>,
+    },
+    /// How many positions the book holds, by ply and by depth, and its size.
+    Stats {
+        /// The book to read [default: the one --book names, else the shipped one]
+        file: Option<PathBuf>,
+    },
+    /// Write the book as text, one position a line.
+    Export {
+        /// The book to read [default: the one --book names, else the shipped one]
+        file: Option<PathBuf>,
+        /// The text file to write [default: standard output]
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Read a book from text (as `book export` writes it) into a book file.
+    Import {
+        /// The text file.
+        text: PathBuf,
+        /// The book file to write.
+        #[arg(long)]
+        out: PathBuf,
+    },
+}
+
+/// A selectivity in % as an index of the probcut table.
+fn parse_selectivity(text: &str) -> Result<u8, String> {
+    use reversi_engine::search::probcut::SELECTIVITY_PERCENT;
+    let p: u8 = text
+        .trim()
+        .trim_end_matches('%')
+        .parse()
+        .map_err(|_| format!("{text:?} is not a selectivity in %"))?;
+    SELECTIVITY_PERCENT
+        .iter()
+        .position(|&s| s == p)
+        .map(|i| i as u8)
+        .ok_or_else(|| format!("selectivity {p}% is not one of 73, 87, 95, 98, 99, 100"))
+}
+
+/// `K/N`: one shard of N.
+fn parse_shard(text: &str) -> Result<Shard, String> {
+    let bad = || format!("{text:?} is not a shard; give K/N with 0 <= K < N, as 0/4");
+    let (k, n) = text.trim().split_once('/').ok_or_else(bad)?;
+    let (index, count): (u32, u32) = (
+        k.trim().parse().map_err(|_| bad())?,
+        n.trim().parse().map_err(|_| bad())?,
+    );
+    if count == 0 || index >= count {
+        return Err(bad());
+    }
+    Ok(Shard { index, count })
+}
+
+/// Reads a book file, naming it in the error.
+pub fn load(path: &Path) -> anyhow::Result<Book> {
+    let bytes = fs::read(path).with_context(|| format!("reading the book {}", path.display()))?;
+    Book::from_bytes(&bytes).with_context(|| format!("reading the book {}", path.display()))
+}
+
+/// Writes a book file whole or not at all (a temporary file renamed over it).
+pub fn save(book: &Book, path: &Path) -> anyhow::Result<()> {
+    let tmp = path.with_extension("tmp");
+    fs::write(&tmp, book.to_bytes()).with_context(|| format!("writing {}", tmp.display()))?;
+    fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))
+}
+
+/// The book of `file`, else the process's (`--book`, or the shipped one).
+fn chosen(file: Option<&Path>) -> anyhow::Result<Arc<Book>> {
+    match file {
+        Some(path) => Ok(Arc::new(load(path)?)),
+        None => book::process_book().context("no book: --no-book was given"),
+    }
+}
+
+pub fn run(args: BookArgs) -> anyhow::Result<ExitCode> {
+    match args.what {
+        BookCommand::Build {
+            out,
+            wthor,
+            min_games,
+            max_ply,
+            search,
+        } => {
+            let mut book = if out.exists() {
+                let book = load(&out)?;
+                eprintln!("resuming {} ({} positions)", out.display(), book.len());
+                book
+            } else {
+                let dir = wthor.unwrap_or_else(|| crate::data::shared_data().join("wthor"));
+                let started = Instant::now();
+                let games = wthor_games(&dir)?;
+                let book = build::from_games(games.iter().map(Vec::as_slice), max_ply, min_games);
+                eprintln!(
+                    "{} positions reached by at least {min_games} of {} games within {max_ply} \
+                     moves ({:.1} s)",
+                    book.len(),
+                    games.len(),
+                    started.elapsed().as_secs_f64()
+                );
+                book
+            };
+            search_pending(&mut book, &search, &out)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        BookCommand::Deepen { book, out, search } => {
+            let mut b = load(&book)?;
+            search_pending(&mut b, &search, out.as_deref().unwrap_or(&book))?;
+            Ok(ExitCode::SUCCESS)
+        }
+        BookCommand::Extend {
+            book,
+            out,
+            positions,
+            margin,
+            search,
+        } => {
+            let mut b = load(&book)?;
+            let added = build::extend(&mut b, positions, margin);
+            eprintln!("{added} positions added along the best lines");
+            search_pending(&mut b, &search, out.as_deref().unwrap_or(&book))?;
+            Ok(ExitCode::SUCCESS)
+        }
+        BookCommand::Learn {
+            book,
+            games,
+            out,
+            max_ply,
+            search,
+        } => {
+            let mut b = if book.exists() {
+                load(&book)?
+            } else {
+                Book::new()
+            };
+            let mut new = 0;
+            let mut count = 0;
+            for path in &games {
+                let text = fs::read_to_string(path)
+                    .with_context(|| format!("reading {}", path.display()))?;
+                for (i, line) in text.lines().enumerate() {
+                    let line = line.trim();
+                    if line.is_empty() || line.starts_with('#') {
+                        continue;
+                    }
+                    let moves = show::transcript_squares(line)
+                        .with_context(|| format!("{} line {}: {line:?}", path.display(), i + 1))?;
+                    new += build::learn(&mut b, &moves, max_ply);
+                    count += 1;
+                }
+            }
+            eprintln!("{count} games learned, {new} new positions");
+            search_pending(&mut b, &search, out.as_deref().unwrap_or(&book))?;
+            Ok(ExitCode::SUCCESS)
+        }
+        BookCommand::Merge { out, books } => {
+            let mut merged = Book::new();
+            for path in &books {
+                merged.merge(&load(path)?);
+            }
+            save(&merged, &out)?;
+            eprintln!(
+                "{} books merged into {} ({} positions)",
+                books.len(),
+                out.display(),
+                merged.len()
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        BookCommand::Show { position, file } => {
+            let book = chosen(file.as_deref())?;
+            show::show(&book, &position.join(" "))
+        }
+        BookCommand::Stats { file } => {
+            let book = chosen(file.as_deref())?;
+            let size = match &file {
+                Some(p) => fs::metadata(p).map(|m| m.len()).unwrap_or(0),
+                None => book.to_bytes().len() as u64,
+            };
+            show::stats(&book, size)
+        }
+        BookCommand::Export { file, out } => {
+            let book = chosen(file.as_deref())?;
+            let text = book.to_text();
+            match out {
+                Some(path) => {
+                    fs::write(&path, text).with_context(|| format!("writing {}", path.display()))?
+                }
+                None => out!("{text}")?,
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        BookCommand::Import { text, out } => {
+            let t =
+                fs::read_to_string(&text).with_context(|| format!("reading {}", text.display()))?;
+            let book =
+                Book::from_text(&t).with_context(|| format!("reading {}", text.display()))?;
+            save(&book, &out)?;
+            eprintln!("{} positions written to {}", book.len(), out.display());
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+/// The games of every `.wtb` file of `dir`, as squares.
+fn wthor_games(dir: &Path) -> anyhow::Result<Vec<Vec<Sq>>> {
+    let mut files: Vec<PathBuf> = fs::read_dir(dir)
+        .with_context(|| format!("reading {}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x.eq_ignore_ascii_case("wtb")))
+        .collect();
+    files.sort();
+    if files.is_empty() {
+        bail!("no .wtb files in {}", dir.display());
+    }
+    let mut games = Vec::new();
+    for path in files {
+        let bytes = fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
+        let db = wthor::parse_wtb(&bytes).with_context(|| format!("reading {}", path.display()))?;
+        games.extend(
+            db.games
+                .iter()
+                .map(|g| g.moves.iter().filter_map(|&s| Sq::from_square(s)).collect()),
+        );
+    }
+    Ok(games)
+}
+
+/// Searches the positions of `book` the options call for, saving to `out` as it goes and at
+/// the end, with progress on standard error.
+fn search_pending(book: &mut Book, args: &SearchArgs, out: &Path) -> anyhow::Result<()> {
+    let opts = SearchOptions {
+        exact_empties: args.exact_empties,
+        selectivity: args.selectivity,
+        ..SearchOptions::new(args.depth, args.threads)
+    };
+    let shard = args.shard.unwrap_or(Shard::ALL);
+    let keys = build::pending(book, opts, shard);
+    eprintln!(
+        "{} positions to search at depth {} on {} thread(s){}",
+        keys.len(),
+        opts.depth,
+        opts.workers,
+        args.shard
+            .map(|s| format!(", shard {}/{}", s.index, s.count))
+            .unwrap_or_default()
+    );
+    let stop = AtomicBool::new(false);
+    let mut last = Instant::now();
+    let mut failed = None;
+    build::search(
+        book,
+        &keys,
+        opts,
+        &stop,
+        &mut |p: &Progress| {
+            if last.elapsed() >= Duration::from_secs(5) || p.done == p.total {
+                last = Instant::now();
+                eprintln!("{}", progress_line(p));
+            }
+        },
+        Duration::from_secs(args.save_every.max(1)),
+        &mut |b: &Book| {
+            if let Err(e) = save(b, out) {
+                failed = Some(e);
+            }
+        },
+    );
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    save(book, out)?;
+    eprintln!("{} positions saved to {}", book.len(), out.display());
+    Ok(())
+}
+
+/// `searched 120/5000 positions, 3.2/s, about 25 min left`.
+fn progress_line(p: &Progress) -> String {
+    let rate = p.done as f64 / p.elapsed.as_secs_f64().max(1e-3);
+    let left = (p.total - p.done) as f64 / rate.max(1e-9);
+    format!(
+        "searched {}/{} positions, {rate:.2}/s, about {} left",
+        p.done,
+        p.total,
+        if left >= 120.0 {
+            format!("{:.0} min", left / 60.0)
+        } else {
+            format!("{left:.0} s")
+        }
+    )
+}

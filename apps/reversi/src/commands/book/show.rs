@@ -1,0 +1,149 @@
+//! `reversi book show` and `book stats`: a position's book moves, and the book's make-up.
+
+use std::collections::BTreeMap;
+use std::process::ExitCode;
+
+use anyhow::{bail, Context};
+use reversi_core::{parse_transcript, BoardSize, Move, Position, Rules};
+use reversi_engine::book::text::parse_board_text;
+use reversi_engine::book::Book;
+use reversi_engine::{Board, Sq};
+
+/// The squares of a transcript from the 8x8 start (passes dropped: the book implies them).
+pub fn transcript_squares(text: &str) -> anyhow::Result<Vec<Sq>> {
+    let start = Position::start(BoardSize::EIGHT, Rules::Othello);
+    let game = parse_transcript(text, start)?;
+    Ok(game
+        .moves()
+        .iter()
+        .filter_map(|&m| Sq::from_move(m))
+        .collect())
+}
+
+/// The board `arg` names: empty for the start, a transcript, or 64 squares and a side.
+/// Also the moves of the transcript, when it was one.
+fn parse_position(arg: &str) -> anyhow::Result<(Board, Option<Vec<Move>>)> {
+    let arg = arg.trim();
+    if arg.is_empty() {
+        return Ok((Board::START, Some(Vec::new())));
+    }
+    let parts: Vec<&str> = arg.split_whitespace().collect();
+    if parts.len() == 2 && parts[0].len() == 64 {
+        let board = parse_board_text(parts[0], parts[1]).map_err(anyhow::Error::msg)?;
+        return Ok((board, None));
+    }
+    let start = Position::start(BoardSize::EIGHT, Rules::Othello);
+    let game = parse_transcript(arg, start).with_context(|| {
+        format!("{arg:?} is neither a transcript (f5d6c3) nor a board (64 squares and a side)")
+    })?;
+    let (board, _) = Board::from_position(game.current())?;
+    Ok((board, Some(game.moves().to_vec())))
+}
+
+fn square_name(sq: Sq) -> String {
+    format!("{}{}", char::from(b'a' + sq.col()), sq.row() + 1)
+}
+
+pub fn show(book: &Book, arg: &str) -> anyhow::Result<ExitCode> {
+    let (mut board, moves) = parse_position(arg)?;
+    if board.moves() == 0 {
+        if board.pass().moves() == 0 {
+            bail!("the game is over in this position");
+        }
+        outln!("The side to move must pass.")?;
+        board = board.pass();
+    }
+    if let Some(moves) = &moves {
+        let line = reversi_core::format_transcript(moves, false);
+        outln!(
+            "After {}",
+            if line.is_empty() {
+                "the start".to_string()
+            } else {
+                line
+            }
+        )?;
+    }
+    outln!("{}", reversi_engine::book::text::board_text(board))?;
+    let Some(rec) = book.get(board) else {
+        outln!("Not in the book ({} positions).", book.len())?;
+        return Ok(ExitCode::SUCCESS);
+    };
+    outln!(
+        "In the book: {} games, value {}, searched {}",
+        rec.games,
+        rec.value.map_or("unknown".into(), |v| format!("{v:+}")),
+        match (rec.depth, rec.exact) {
+            (0, _) => "not yet".to_string(),
+            (_, true) => "exactly".to_string(),
+            (d, false) => format!("{d} plies deep"),
+        }
+    )?;
+    let Some(moves) = book.moves(board) else {
+        outln!("No move valued yet.")?;
+        return Ok(ExitCode::SUCCESS);
+    };
+    outln!("move  value  depth  games")?;
+    for m in moves {
+        let depth = if m.exact {
+            "exact".to_string()
+        } else {
+            m.depth.to_string()
+        };
+        outln!(
+            "{:<4}  {:>5}  {:>5}  {:>5}",
+            square_name(m.sq),
+            format!("{:+}", m.value),
+            depth,
+            if m.games == 0 {
+                "-".to_string()
+            } else {
+                m.games.to_string()
+            }
+        )?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn stats(book: &Book, file_size: u64) -> anyhow::Result<ExitCode> {
+    let mut by_ply: BTreeMap<u32, (usize, usize)> = BTreeMap::new();
+    let mut by_depth: BTreeMap<String, usize> = BTreeMap::new();
+    for (key, r) in book.iter() {
+        let ply = (key.player | key.opponent).count_ones() - 4;
+        let e = by_ply.entry(ply).or_default();
+        e.0 += 1;
+        if r.depth > 0 {
+            e.1 += 1;
+        }
+        let d = match (r.depth, r.exact) {
+            (0, _) => "unsearched".to_string(),
+            (_, true) => "exact".to_string(),
+            (d, false) => format!("depth {d:>2}"),
+        };
+        *by_depth.entry(d).or_default() += 1;
+    }
+    outln!(
+        "{} positions, {} bytes ({:.1} bytes a position); new positions are searched {} plies \
+         deep",
+        book.len(),
+        file_size,
+        file_size as f64 / book.len().max(1) as f64,
+        book.depth
+    )?;
+    if let Some(r) = book.get(Board::START) {
+        outln!(
+            "the start: {} games, value {}",
+            r.games,
+            r.value.map_or("unknown".into(), |v| format!("{v:+}"))
+        )?;
+    }
+    outln!("\nply  positions  searched")?;
+    for (ply, (n, searched)) in &by_ply {
+        outln!("{ply:>3}  {n:>9}  {searched:>8}")?;
+    }
+    outln!("\nsearch      positions")?;
+    for (d, n) in &by_depth {
+        outln!("{d:<10}  {n:>9}")?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
