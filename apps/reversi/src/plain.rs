@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::AtomicBool;
 
-use reversi_core::{Color, Move, Position, Square};
+use reversi_core::{opening_name_at, Color, Move, Position, Square};
 use reversi_engine::ai;
 use reversi_engine::levels::Level;
 use reversi_engine::Candidate;
@@ -68,9 +68,18 @@ pub fn run_session(
         "{}",
         board_text(session.position(), session.last_move())
     )?;
+    // The opening line last named, so that a name is printed once, when it changes.
+    let mut named = None;
     loop {
         if let Some(warning) = session.take_save_warning() {
             writeln!(out, "Warning: {warning}")?;
+        }
+        let opening = session.opening();
+        if opening != named {
+            if let Some(name) = opening {
+                writeln!(out, "Opening: {name}")?;
+            }
+            named = opening;
         }
         session.check_time();
         if session.is_over() {
@@ -267,8 +276,9 @@ pub fn board_text(pos: &Position, last: Option<LastMove>) -> String {
     out
 }
 
-/// Writes a stored game move by move (`reversi history replay --plain`): a heading, the start, then each move and the board after
-/// it, and where the game ended.
+/// Writes a stored game move by move (`reversi history replay --plain`): a heading, the start,
+/// then each move and the board after it (with the opening line's name when it changes), and
+/// where the game ended.
 ///
 /// # Errors
 /// Writing failed.
@@ -289,6 +299,7 @@ pub fn print_replay(replay: &Replay, out: &mut dyn Write) -> io::Result<()> {
     )?;
     writeln!(out, "Start:")?;
     write!(out, "{}", board_text(&replay.game.positions()[0], None))?;
+    let mut named = None;
     for ply in 1..=replay.len() {
         let Some(last) = move_at(&replay.game, ply) else {
             break;
@@ -301,6 +312,13 @@ pub fn print_replay(replay: &Replay, out: &mut dyn Write) -> io::Result<()> {
             "{}",
             board_text(&replay.game.positions()[ply], Some(last))
         )?;
+        let opening = opening_name_at(&replay.game, ply);
+        if opening != named {
+            if let Some(name) = opening {
+                writeln!(out, "Opening: {name}")?;
+            }
+            named = opening;
+        }
     }
     writeln!(out)?;
     let pos = replay.game.current();
@@ -356,6 +374,31 @@ mod tests {
         assert!(out.contains("a1 flips no disc"), "{out}");
         assert_eq!(out.matches("Black (you) to move> ").count(), 3);
         assert!(out.contains("Black (you) to move> zz\n"), "{out}");
+    }
+
+    #[test]
+    fn the_opening_is_named_once_when_it_changes() {
+        let settings = Settings {
+            black: reversi_game::Player::Human,
+            white: reversi_game::Player::Human,
+            ..Settings::default()
+        };
+        let (_, out) = play(settings, "f5\nd6\nc3\nd3\nc4\nf4\nundo\nundo\nquit\n");
+        let named: Vec<&str> = out.lines().filter(|l| l.starts_with("Opening:")).collect();
+        assert_eq!(
+            named,
+            [
+                "Opening: Perpendicular Opening",
+                "Opening: Tiger",
+                "Opening: Perpendicular Opening"
+            ],
+            "{out}"
+        );
+        // Under the board of the move that reached it, before the next prompt.
+        assert!(
+            out.contains("last: Black c4 flipping d4\nOpening: Tiger\nWhite to move> "),
+            "{out}"
+        );
     }
 
     #[test]

@@ -54,10 +54,35 @@ fn wthor_import_list_show_and_duplicates() {
     let out = history(&db, &["show", &id]).assert_success().stdout;
     assert!(out.contains("Black:   Inoue Hiroshi"), "{out}");
     assert!(out.contains("Event:   World Championship"), "{out}");
-    assert!(out.contains("Result:  Black wins 34-30"), "{out}");
+    assert!(
+        out.contains("Result:  Black wins 34-30\nOpening: Perpendicular Opening\nMoves:"),
+        "{out}"
+    );
     assert!(out.contains("Moves:   62 f5d6c3f3f4d3c4g6"), "{out}");
     assert!(out.contains("b2h7PAa7a8a1PAg1g2h2h1"), "{out}");
     assert!(out.contains("  8 O O O O O O O O"), "{out}");
+    // The plain replay names the line under the move that reaches it, once.
+    let replay = history(&db, &["replay", &id, "--plain"])
+        .assert_success()
+        .stdout;
+    assert_eq!(replay.matches("Opening:").count(), 1, "{replay}");
+    assert!(
+        replay.contains("last: White d6 flipping d5\nOpening: Perpendicular Opening\n"),
+        "{replay}"
+    );
+    // Every game of 1977 opens with a named line: Inoue's own, and the Cow reached by
+    // transposition (f5f6e6f4e3), among them.
+    let all = history(&db, &["list", "--limit", "0"]).stdout;
+    let named: Vec<String> = ids(&all)
+        .iter()
+        .map(|id| {
+            let out = history(&db, &["show", id]).assert_success().stdout;
+            let line = out.lines().find(|l| l.starts_with("Opening: "));
+            line.unwrap_or_else(|| panic!("{out}")).to_string()
+        })
+        .collect();
+    assert!(named.contains(&"Opening: Inoue".to_string()), "{named:?}");
+    assert!(named.contains(&"Opening: Cow".to_string()), "{named:?}");
 
     // Again: every game is a duplicate, and nothing changes.
     let out = history(&db, &["import", &wtb(1977)])
@@ -412,6 +437,10 @@ fn a_played_game_shows_and_exports_its_times_and_evaluations() {
     );
     assert!(out.contains("Board:   6x6 othello"), "{out}");
     assert!(out.contains("Result:  in progress"), "{out}");
+    assert!(
+        !out.contains("Opening:"),
+        "names are for 8x8 Othello only: {out}"
+    );
     assert!(out.contains("    1. B "), "{out}");
     assert!(out.contains("0.5s"), "{out}");
     assert!(out.contains("eval -1.50"), "{out}");

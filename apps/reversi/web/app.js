@@ -335,6 +335,7 @@ function render(g) {
     $("share-status").textContent = g.joined ? "Your opponent has joined." : "Waiting for your opponent to join…";
   }
 
+  showOpening($("opening"), g.opening);
   const list = $("moves");
   list.innerHTML = "";
   g.moves.forEach((m, i) => {
@@ -345,6 +346,12 @@ function render(g) {
 
   if (fresh && prev) announceChange(prev, g);
   if (!prev) announce(status);
+}
+
+/** The name of the opening line followed, when there is one (8x8 Othello only). */
+function showOpening(el, name) {
+  el.hidden = !name;
+  el.textContent = name ? `Opening: ${name}` : "";
 }
 
 function label(p) {
@@ -610,6 +617,7 @@ function replayTo(index) {
     if (m && m.loss > 0) text += ` ${cap(m.color)} lost ${m.loss} disc${m.loss > 1 ? "s" : ""} (${m.verdict}; best ${m.best.square}).`;
   }
   $("replay-status").textContent = text;
+  showOpening($("replay-opening"), step.opening);
   for (const li of $("replay-moves").children) li.classList.toggle("current", Number(li.dataset.ply) === r.index - 1);
   for (const c of $("graph").querySelectorAll("circle")) c.classList.toggle("current", Number(c.dataset.index) === r.index);
 }

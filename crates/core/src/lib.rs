@@ -1,5 +1,6 @@
 //! Reversi/Othello rules for every even board size from 4x4 to 16x16, with the standard
-//! (Othello) four-disc start and the international Reversi start; square names and transcripts.
+//! (Othello) four-disc start and the international Reversi start; square names and transcripts;
+//! the names of the 8x8 Othello openings.
 //!
 //! This crate does no I/O. The fast 8x8 code lives in `reversi-engine` and is tested against
 //! this one.
@@ -19,15 +20,18 @@
 
 mod color;
 mod game;
+mod openings;
 mod position;
 mod rules;
 mod size;
 mod square;
+mod symmetry;
 mod time_control;
 mod transcript;
 
 pub use color::Color;
 pub use game::{Game, Outcome, Score};
+pub use openings::{opening_name, opening_name_at, openings, Opening};
 pub use position::{IllegalMove, Move, Position, MAX_CELLS};
 pub use rules::{ParseRulesError, Rules};
 pub use size::{BoardSize, InvalidBoardSize};

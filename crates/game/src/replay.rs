@@ -1,6 +1,7 @@
 //! Stepping through a stored game: the position after any number of its moves, the move that
-//! reached it with the discs it flipped, its time and evaluation, and the words a replay shows
-//! (players, result, a move's note). Every front end's replay draws a [`Replay`].
+//! reached it with the discs it flipped, its time and evaluation, the name of the opening line
+//! followed so far, and the words a replay shows (players, result, a move's note). Every front
+//! end's replay draws a [`Replay`].
 
 use reversi_core::{Game, Position};
 use reversi_store::{GameInfo, MoveRecord, PlayerKind, Status, StoredGame};
@@ -107,6 +108,13 @@ impl Replay {
     #[must_use]
     pub fn last_record(&self) -> Option<&MoveRecord> {
         self.moves.get(self.ply.checked_sub(1)?)
+    }
+
+    /// The name of the opening line the game had followed up to the position shown (8x8
+    /// Othello only), as [`reversi_core::opening_name_at`] gives it.
+    #[must_use]
+    pub fn opening(&self) -> Option<&'static str> {
+        reversi_core::opening_name_at(&self.game, self.ply)
     }
 
     /// Shows the position after `ply` moves (the last one when past the end).
@@ -221,5 +229,19 @@ mod tests {
         assert_eq!(record_note(&r.moves[0]), " (1.5 s)");
         assert_eq!(record_note(&r.moves[1]), " (1.5 s, eval -2)");
         assert_eq!(player_name(&r.info.white), "reversi (level hard)");
+    }
+
+    #[test]
+    fn the_opening_is_the_one_of_the_moves_shown() {
+        let mut r = Replay::new(stored(&["f5", "d6", "c3", "d3", "c4", "f4"]));
+        assert_eq!(r.opening(), None);
+        r.jump(2);
+        assert_eq!(r.opening(), Some("Perpendicular Opening"));
+        r.jump(5);
+        assert_eq!(r.opening(), Some("Tiger"));
+        r.jump(99);
+        assert_eq!(r.opening(), Some("Tiger"));
+        r.jump(4);
+        assert_eq!(r.opening(), Some("Perpendicular Opening"));
     }
 }

@@ -575,6 +575,13 @@ impl Session {
         move_at(&self.game, self.game.moves().len())
     }
 
+    /// The name of the longest named opening line the game has followed (8x8 Othello only),
+    /// as [`reversi_core::opening_name`] gives it.
+    #[must_use]
+    pub fn opening(&self) -> Option<&'static str> {
+        reversi_core::opening_name(&self.game)
+    }
+
     /// A return game: the same board and rules with the players' colours swapped, kept in the
     /// same log as a new record.
     #[must_use]
@@ -842,6 +849,19 @@ mod tests {
         assert_eq!(last.color, Color::Black);
         assert_eq!(last.mv, Move::Play(sq(&s, "f5")));
         assert_eq!(last.flipped, vec![sq(&s, "e5")]);
+    }
+
+    #[test]
+    fn the_opening_is_named_as_moves_are_played_and_taken_back() {
+        let mut s = Session::new(settings("human", "human", 8));
+        assert_eq!(s.opening(), None);
+        for name in ["f5", "d6", "c3", "d3", "c4"] {
+            s.play(sq(&s, name)).unwrap();
+        }
+        assert_eq!(s.opening(), Some("Tiger"));
+        s.undo();
+        assert_eq!(s.opening(), Some("Perpendicular Opening"));
+        assert_eq!(Session::new(settings("human", "human", 6)).opening(), None);
     }
 
     #[test]

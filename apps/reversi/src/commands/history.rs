@@ -10,7 +10,7 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 use clap::{Args, Subcommand, ValueEnum};
-use reversi_core::{format_transcript, BoardSize, Color, Outcome, Rules};
+use reversi_core::{format_transcript, opening_name, BoardSize, Color, Outcome, Rules};
 use reversi_game::{clock_seed, convert, Replay, StoreLog};
 use reversi_store::{GameFilter, GameId, GameInfo, PlayerKind, Status, Store};
 
@@ -42,7 +42,8 @@ pub enum HistoryCommand {
         #[arg(long)]
         status: Option<Status>,
     },
-    /// A game's players, dates and result, its moves as a transcript, and the final board.
+    /// A game's players, dates and result, the opening line it followed (named 8x8 Othello
+    /// lines), its moves as a transcript, and the final board.
     Show {
         /// The game's id, as `history list` shows it.
         id: GameId,
@@ -289,6 +290,9 @@ fn show(store: &Store, id: GameId) -> anyhow::Result<ExitCode> {
         _ => result_text(info),
     };
     writeln!(out, "Result:  {result}")?;
+    if let Some(name) = opening_name(&stored.game) {
+        writeln!(out, "Opening: {name}")?;
+    }
     writeln!(
         out,
         "Moves:   {} {}",

@@ -1,5 +1,6 @@
 //! The replay screen: a stored game stepped through forwards and backwards, with the board,
-//! the last move and its flips, the counts, the move number and the move list.
+//! the last move and its flips, the opening's name, the counts, the move number and the move
+//! list.
 
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::buffer::Buffer;
@@ -140,6 +141,9 @@ impl ReplayScreen {
             }
         };
         lines.push(Line::raw(last));
+        if let Some(name) = r.opening() {
+            lines.push(Line::raw(format!("Opening: {name}")));
+        }
         lines.push(Line::raw(format!(
             "Result: {}",
             outcome_text(&r.info, &r.game)

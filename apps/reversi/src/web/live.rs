@@ -233,6 +233,7 @@ impl LiveGame {
                 names(&pos.legal_moves())
             },
             moves: moves.iter().map(ToString::to_string).collect(),
+            opening: s.opening(),
             last: s.last_move().map(|l| LastMoveView {
                 color: color_name(l.color),
                 square: match l.mv {

@@ -117,6 +117,8 @@ async fn a_whole_game_against_the_computer_is_saved_move_by_move() {
     assert_eq!(list[0]["id"], id);
     assert_eq!(list[0]["status"], "finished");
     assert_eq!(list[0]["white"]["kind"], "computer");
+    // Opening names are for 8x8 Othello: always null here, but always there.
+    assert_eq!(state.get("opening"), Some(&Value::Null));
     // The game is over: no more moves, undo or hints.
     let (s, v) = call(
         &app,
@@ -345,9 +347,13 @@ async fn two_people_play_through_a_shared_link_each_on_their_side() {
     let (s, v) = play(guest.clone(), "f5").await;
     assert_eq!(s, StatusCode::CONFLICT);
     assert_eq!(error_of(&v), "it is Black's turn, not yours");
-    assert_eq!(play(host.clone(), "f5").await.0, StatusCode::OK);
+    let (s, v) = play(host.clone(), "f5").await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(v["opening"], Value::Null, "f5 alone is not a named line");
     assert_eq!(play(host.clone(), "d6").await.0, StatusCode::CONFLICT);
-    assert_eq!(play(guest.clone(), "d6").await.0, StatusCode::OK);
+    let (s, v) = play(guest.clone(), "d6").await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(v["opening"], "Perpendicular Opening");
     // The watchers heard every change: the start, the join and both moves.
     use futures_util::StreamExt;
     let mut text = String::new();
@@ -426,6 +432,17 @@ async fn history_export_import_analysis_and_delete() {
     assert_eq!(s, StatusCode::OK);
     assert_eq!(g["positions"].as_array().unwrap().len(), 17);
     assert_eq!(g["positions"][1]["mv"], "d3");
+    // d3e3 is f5f4 reflected in the h1-a8 diagonal: each step names the line up to it.
+    let names: Vec<&Value> = (0..4).map(|i| &g["positions"][i]["opening"]).collect();
+    assert_eq!(
+        names,
+        [
+            &Value::Null,
+            &Value::Null,
+            &json!("Parallel Opening"),
+            &json!("Parallel Opening")
+        ]
+    );
     let (s, _, text) = send(
         &app,
         "GET",

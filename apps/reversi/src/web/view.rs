@@ -1,6 +1,7 @@
-//! What the API sends: games, boards, the computer's thinking, hints and analyses as JSON.
+//! What the API sends: games, boards, opening names, the computer's thinking, hints and
+//! analyses as JSON.
 
-use reversi_core::{Color, Game, Position, Score, Square, TimeControl};
+use reversi_core::{opening_name_at, Color, Game, Position, Score, Square, TimeControl};
 use reversi_engine::{Candidate, ScoreKind, Thinking};
 use reversi_store::{GameInfo, Status};
 use serde::Serialize;
@@ -97,6 +98,8 @@ pub struct GameView {
     pub human_turn: bool,
     pub legal: Vec<String>,
     pub moves: Vec<String>,
+    /// The name of the opening line followed (8x8 Othello only), `null` when none is named.
+    pub opening: Option<&'static str>,
     pub last: Option<LastMoveView>,
     /// The side that passed in one of the last two moves (the pass notice).
     pub passed: Option<&'static str>,
@@ -269,6 +272,8 @@ pub struct ReplayStep {
     /// The move that led here (`null` at the start); `PA` for a pass.
     pub mv: Option<String>,
     pub counts: Counts,
+    /// The name of the opening line followed up to here, `null` when none is named.
+    pub opening: Option<&'static str>,
 }
 
 /// Every position of a game, for the replay slider.
@@ -281,6 +286,7 @@ pub fn replay(game: &Game) -> Vec<ReplayStep> {
             turn: color_name(pos.turn()),
             mv: i.checked_sub(1).map(|k| game.moves()[k].to_string()),
             counts: Counts::of(pos),
+            opening: opening_name_at(game, i),
         })
         .collect()
 }

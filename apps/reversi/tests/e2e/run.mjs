@@ -251,8 +251,12 @@ const tests = {
     await page.keyboard.press("ArrowRight");
     assert.equal(await page.locator("#replay-board").getAttribute("data-index"), "2");
     assert.match(await page.locator("#replay-status").textContent(), /^After move 2: /);
+    // Every reply to Black's first move is one of the three named two-move openings.
+    assert.match(await page.locator("#replay-opening").textContent(),
+      /^Opening: (Diagonal|Parallel|Perpendicular) Opening$/);
     await page.keyboard.press("ArrowLeft");
     assert.equal(await page.locator("#replay-board").getAttribute("data-index"), "1");
+    assert.equal(await page.locator("#replay-opening").isHidden(), true);
     assert.equal(await page.locator("#replay-board .sq.black, #replay-board .sq.white").count(), 5);
     await page.context().close();
   },
@@ -309,6 +313,8 @@ const tests = {
     await host.click('[data-square="c3"]');
     await waitMoves(guest, 3);
     assert.deepEqual(await guest.locator("#moves li").allTextContents(), ["f5", "d6", "c3"]);
+    // f5 d6 is a named line, and c3 leaves it named.
+    assert.equal(await guest.locator("#opening").textContent(), "Opening: Perpendicular Opening");
     await host.context().close();
     await guest.context().close();
   },

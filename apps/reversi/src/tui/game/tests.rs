@@ -196,6 +196,39 @@ fn typed_squares_are_played_and_bad_ones_explained() {
 }
 
 #[test]
+fn the_panel_names_the_opening_line_followed() {
+    let mut app = App::new(Start::Game(settings(8, "human", "human")), Theme::MONO);
+    for square in ["f5", "d6", "c3", "d3", "c4"] {
+        type_text(&mut app, square);
+        key(&mut app, KeyCode::Enter);
+    }
+    let l = lines(&app);
+    assert_eq!(
+        &l[1..8],
+        [
+            "┌───────────────────────────────────┐   X Black                  6",
+            "│    a   b   c   d   e   f   g   h  │ ▶ O White                  3",
+            "│ 1  .   .   .   .   .   .   .   .  │ Move 6 · White to move",
+            "│ 2  .   .   .   .   .   .   .   .  │ Last: Black c4, flipped d4",
+            "│ 3  .   *   X   O   .   *   .   .  │ Opening: Tiger",
+            "│ 4  .   .  [X]  x   X   *   .   .  │",
+            "│ 5  .   *   .   O   X   X   *   .  │",
+        ]
+    );
+    // Off the named lines, the last name stays; taking moves back goes back to a shorter one.
+    type_text(&mut app, "f4");
+    key(&mut app, KeyCode::Enter);
+    assert!(text(&app).contains("Opening: Tiger"), "{}", text(&app));
+    key(&mut app, KeyCode::Char('u'));
+    key(&mut app, KeyCode::Char('u'));
+    assert!(
+        text(&app).contains("Opening: Perpendicular Opening"),
+        "{}",
+        text(&app)
+    );
+}
+
+#[test]
 fn hints_show_exact_scores_on_their_squares() {
     let mut app = App::new(Start::Game(settings(4, "human", "ai:greedy")), Theme::MONO);
     key(&mut app, KeyCode::Char('t'));

@@ -1,5 +1,5 @@
-//! Drawing the game screen: title, board, the side panel (counts, turn, last move, passes,
-//! the result, hints, the computer's thinking) and the keys line.
+//! Drawing the game screen: title, board, the side panel (counts, turn, last move, the
+//! opening's name, passes, the result, hints, the computer's thinking) and the keys line.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -123,6 +123,9 @@ fn panel(game: &GameScreen, theme: Theme) -> Vec<Line<'static>> {
             }
         };
         lines.push(Line::raw(text));
+    }
+    if let Some(name) = session.opening() {
+        lines.push(Line::raw(format!("Opening: {name}")));
     }
     lines.push(Line::raw(""));
     if let Some(result) = session.result_text() {

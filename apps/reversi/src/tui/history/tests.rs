@@ -129,10 +129,24 @@ fn the_list_shows_games_newest_first_and_replays_one_back_and_forth() {
     assert!(t.contains("Move 0 of 3"), "{t}");
     assert!(t.contains("Start position"), "{t}");
     key(&mut app, KeyCode::Right);
+    assert!(!text(&app).contains("Opening:"), "{}", text(&app));
     key(&mut app, KeyCode::Char('l'));
     let t = text(&app);
     assert!(t.contains("Move 2 of 3"), "{t}");
     assert!(t.contains("White d6, flipped d5 (2.0 s, eval +3)"), "{t}");
+    // f5 d6 is a named line; the panel says so under the move.
+    assert_eq!(
+        lines(&app)[1..7],
+        [
+            "┌───────────────────────────────────┐ X Ann                      3",
+            "│    a   b   c   d   e   f   g   h  │ O reversi (level easy)     3",
+            "│ 1  .   .   .   .   .   .   .   .  │ Move 2 of 3",
+            "│ 2  .   .   .   .   .   .   .   .  │ White d6, flipped d5 (2.0 s, eval +3)",
+            "│ 3  .   .   .   .   .   .   .   .  │ Opening: Perpendicular Opening",
+            "│ 4  .   .   .   O   X   .   .   .  │ Result: in progress, White to move",
+        ],
+        "{t}"
+    );
     assert!(t.contains("Ann"), "{t}");
     // The board marks the last move and the flipped disc (lower case without colours).
     let row = |n: &str| {
