@@ -8,7 +8,7 @@ use std::sync::atomic::AtomicBool;
 use reversi_core::{opening_name_at, Color, Move, Position, Square};
 use reversi_engine::ai;
 use reversi_engine::levels::Level;
-use reversi_engine::Candidate;
+use reversi_engine::{Candidate, ScoreKind};
 
 use reversi_game::{
     clock_text, move_at, outcome_text, player_name, record_note, side_label, LastMove, Replay,
@@ -201,9 +201,18 @@ pub fn hints_line(hints: &[Candidate]) -> String {
     let Some(first) = hints.first() else {
         return "No move to hint: nothing is legal here.".into();
     };
+    // Book values among searched ones are tagged one by one.
+    let mixed = hints.iter().any(|c| c.kind != first.kind);
     let list: Vec<String> = hints
         .iter()
-        .map(|c| format!("{} {}", c.mv, c.short_score()))
+        .map(|c| {
+            let tag = if mixed && c.kind == ScoreKind::Book {
+                " (book)"
+            } else {
+                ""
+            };
+            format!("{} {}{tag}", c.mv, c.short_score())
+        })
         .collect();
     format!("Hints ({}): {}", first.kind, list.join(", "))
 }

@@ -224,6 +224,13 @@ impl Computer {
         self.time_limit = limit;
     }
 
+    /// Starts the player's random choices afresh from `seed` (as in a match, one seed a game,
+    /// so that games from one opening vary and still replay alike).
+    pub fn set_seed(&mut self, seed: u64) {
+        self.seed = seed;
+        self.rng = XorShift64::new(seed | 1);
+    }
+
     /// The kind of player this is.
     #[must_use]
     pub fn ai(&self) -> Ai {

@@ -7,6 +7,7 @@ mod stats;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{bail, Context};
@@ -17,7 +18,7 @@ use reversi_core::{
 };
 use reversi_store::MoveRecord;
 
-use player::{Contender, EngineError, EngineSpec, MoveClock, Setup};
+use player::{BookChoice, Contender, EngineError, EngineSpec, MoveClock, Setup};
 use record::{Forfeit, Played, Sink};
 use stats::{Outcome, Tally};
 
@@ -35,8 +36,19 @@ pub struct MatchArgs {
     pub b: String,
     /// XOT openings file, one transcript a line, used in order [default:
     /// $REVERSI_DATA/xot-large.txt, or ../shared/data/xot-large.txt]
-    #[arg(long)]
+    #[arg(long, conflicts_with = "from_start")]
     pub openings: Option<PathBuf>,
+    /// Play every game from the standard start instead of XOT openings (the players' book
+    /// and allowance make the games differ).
+    #[arg(long)]
+    pub from_start: bool,
+    /// The first engine's opening book, if an internal level: a book file, or `none`
+    /// [default: the program's book]
+    #[arg(long, value_name = "FILE|none")]
+    pub a_book: Option<String>,
+    /// The second engine's opening book, as --a-book.
+    #[arg(long, value_name = "FILE|none")]
+    pub b_book: Option<String>,
     /// Number of games; each opening is played twice, colours swapped.
     #[arg(long, default_value_t = 20)]
     pub games: usize,
@@ -103,7 +115,11 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         .openings
         .clone()
         .unwrap_or_else(crate::data::xot_openings);
-    let openings = read_openings(&path, args.games.div_ceil(2))?;
+    let openings = if args.from_start {
+        vec![Game::new(Position::start(BoardSize::EIGHT, Rules::Othello)); args.games.div_ceil(2)]
+    } else {
+        read_openings(&path, args.games.div_ceil(2))?
+    };
     let mut sink = match &args.out {
         Some(out) => Sink::ggf(out)?,
         None => Sink::store(&crate::frontend::db_path(args.db.clone())?)?,
@@ -115,8 +131,18 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         clock: args.clock,
         depth: args.depth,
     };
-    let mut a = Contender::new(&args.a, &spec_a, &setup);
-    let mut b = Contender::new(&args.b, &spec_b, &setup);
+    let mut a = Contender::new(
+        &args.a,
+        &spec_a,
+        &setup,
+        &book_choice(args.a_book.as_deref())?,
+    );
+    let mut b = Contender::new(
+        &args.b,
+        &spec_b,
+        &setup,
+        &book_choice(args.b_book.as_deref())?,
+    );
 
     outln!(
         "{} vs {}: {} games on {} openings from {}, colours swapped",
@@ -124,7 +150,11 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         args.b,
         args.games,
         openings.len(),
-        path.display()
+        if args.from_start {
+            "the standard start".to_string()
+        } else {
+            path.display().to_string()
+        }
     )?;
     let bar = ProgressBar::new(args.games as u64);
     bar.set_style(
@@ -139,6 +169,8 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
     for g in 0..args.games {
         let opening = &openings[g / 2];
         let a_black = g % 2 == 0;
+        a.set_seed(0x5eed + 2 * g as u64);
+        b.set_seed(0x5eed + 2 * g as u64 + 1);
         let played = if a_black {
             play_game(&mut a, &mut b, opening, timeout, args.clock)
         } else {
@@ -374,6 +406,17 @@ fn play_out(
             return fail(Color::White, white, &e);
         }
     }
+}
+
+/// The book `--a-book`/`--b-book` names: a file, `none`, or the program's when not given.
+fn book_choice(arg: Option<&str>) -> anyhow::Result<BookChoice> {
+    Ok(match arg {
+        None => BookChoice::Process,
+        Some("none") => BookChoice::Own(None),
+        Some(path) => BookChoice::Own(Some(Arc::new(crate::commands::book::load(Path::new(
+            path,
+        ))?))),
+    })
 }
 
 /// The first `count` openings of a file of transcripts (8x8 Othello), as games.

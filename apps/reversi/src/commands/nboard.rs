@@ -1,9 +1,12 @@
 //! `reversi nboard`: the NBoard protocol on standard input and output.
 
 use std::io::BufReader;
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use clap::Args;
+use reversi_engine::book::{self, Book};
 use reversi_engine::engine::{default_threads, Engine};
 use reversi_protocol::nboard::{serve, Session};
 
@@ -16,11 +19,31 @@ pub struct NboardArgs {
     /// Transposition table size in MB.
     #[arg(long, default_value_t = 64, value_parser = crate::options::hash_mb)]
     pub hash_mb: usize,
+    /// Learn the games the GUI's `learn` command sends into this book file, and play from it
+    /// (created from the book in use when missing). Without it, `learn` is refused.
+    #[arg(long, value_name = "FILE")]
+    pub learn: Option<PathBuf>,
 }
 
 pub fn run(args: &NboardArgs) -> anyhow::Result<ExitCode> {
     let engine = Engine::new(args.hash_mb, args.threads.unwrap_or_else(default_threads));
     let mut session = Session::new(engine);
+    match &args.learn {
+        Some(path) => {
+            let book = if path.exists() {
+                Some(Arc::new(crate::commands::book::load(path)?))
+            } else {
+                book::process_book()
+            };
+            let path = path.clone();
+            session = session
+                .with_book(book)
+                .learn_into(Box::new(move |b: &Book| {
+                    crate::commands::book::save(b, &path).map_err(|e| format!("{e:#}"))
+                }));
+        }
+        None => session = session.with_book(book::process_book()),
+    }
     let mut out = std::io::stdout().lock();
     serve(&mut session, BufReader::new(std::io::stdin()), &mut out)?;
     Ok(ExitCode::SUCCESS)

@@ -1,15 +1,23 @@
 //! The engine's side of an NBoard session: the game the GUI set up, the depth it asked for,
 //! and the answers to `go`, `hint`, `analyze`, `ping` and `learn`, written to any `Write`.
+//!
+//! With an opening book ([`Session::with_book`]), `go` plays the best book move at once and
+//! `hint` streams `book` lines for the book's moves before searching the others; `learn`
+//! adds the game to the book when the session can save it ([`Session::learn_into`]) and is
+//! refused with a `status` line otherwise.
 
 use std::io::{self, Write};
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Duration;
 
 use reversi_core::{BoardSize, Color, Game, Move, Position, Rules, Score, TimeControl};
+use reversi_engine::book::build::{self as book_build, SearchOptions, Shard};
+use reversi_engine::book::{Book, BookMove};
 use reversi_engine::engine::{Engine, Limits};
 use reversi_engine::levels::Level;
 use reversi_engine::time::TimeControl as TimeBudget;
-use reversi_engine::{Board, FromPositionError, ScoreKind, Thinking};
+use reversi_engine::{Board, FromPositionError, ScoreKind, Sq, Thinking};
 use reversi_formats::ggf::parse_ggf;
 
 use super::command::Command;
@@ -77,7 +85,18 @@ pub struct Session {
     depth: u32,
     contempt: f64,
     version: u32,
+    book: Option<Arc<Book>>,
+    save_book: Option<SaveBook>,
 }
+
+/// Saves the book after `learn`, or says why it could not.
+pub type SaveBook = Box<dyn FnMut(&Book) -> Result<(), String> + Send>;
+
+/// Moves a learned game adds to the book, from the start.
+pub const LEARN_PLIES: usize = 36;
+
+/// The depth a learned position is searched to when the book does not say.
+const LEARN_DEPTH: u8 = 16;
 
 /// A search's answer seen from the side to move of the position asked about (a forced pass
 /// included).
@@ -163,6 +182,42 @@ impl Session {
             depth: DEFAULT_DEPTH,
             contempt: 0.0,
             version: 0,
+            book: None,
+            save_book: None,
+        }
+    }
+
+    /// The same session playing and hinting from `book` in the opening.
+    #[must_use]
+    pub fn with_book(mut self, book: Option<Arc<Book>>) -> Session {
+        self.book = book;
+        self
+    }
+
+    /// Lets `learn` add games to the book (an empty one if the session has none), calling
+    /// `save` with the book after each.
+    #[must_use]
+    pub fn learn_into(mut self, save: SaveBook) -> Session {
+        self.book.get_or_insert_with(|| Arc::new(Book::new()));
+        self.save_book = Some(save);
+        self
+    }
+
+    /// The session's opening book, if it has one.
+    #[must_use]
+    pub fn book(&self) -> Option<&Book> {
+        self.book.as_deref()
+    }
+
+    /// The book's moves of the current position, best first (none for boards other than the
+    /// 8x8 or positions outside the book).
+    fn book_moves(&self, pos: &Position) -> Vec<BookMove> {
+        let Some(book) = &self.book else {
+            return Vec::new();
+        };
+        match Board::from_position(pos) {
+            Ok((board, u64::MAX)) => book.moves(board).unwrap_or_default(),
+            _ => Vec::new(),
         }
     }
 
@@ -178,8 +233,7 @@ impl Session {
         self.depth
     }
 
-    /// The contempt the GUI set. This engine has no opening book, the only place the protocol
-    /// applies contempt (to book draws), so it is kept and reported, not used.
+    /// The contempt the GUI set: kept and reported, not used (the book values draws as 0).
     #[must_use]
     pub fn contempt(&self) -> f64 {
         self.contempt
@@ -239,7 +293,7 @@ impl Session {
             Command::Hint(n) => self.hint(n, out, stop)?,
             Command::Go => self.go(out, stop)?,
             Command::Ping(n) => send(out, &format!("pong {n}"))?,
-            Command::Learn => send(out, "learned")?,
+            Command::Learn => self.learn(out)?,
             Command::Analyze => self.analyze(out, stop)?,
             Command::Quit => return Ok(Flow::Quit),
         }
@@ -345,6 +399,17 @@ impl Session {
             return send(out, "=== PA");
         }
         send(out, &format!("status {NAME}{} is thinking", self.depth))?;
+        if let Some(best) = self.book_moves(&pos).first() {
+            send(out, &book_line(best))?;
+            return send(
+                out,
+                &format!(
+                    "=== {}/{}/0.00",
+                    move_text(Move::from(best.sq)),
+                    eval_text(best.value, ScoreKind::Book)
+                ),
+            );
+        }
         let mut failed = None;
         let result = self.think(&pos, false, stop, &mut |t| {
             if failed.is_none() {
@@ -377,10 +442,23 @@ impl Session {
     fn hint(&mut self, n: usize, out: &mut dyn Write, stop: &AtomicBool) -> io::Result<()> {
         let pos = self.game.current().clone();
         send(out, &format!("status {NAME}{} is analysing", self.depth))?;
+        // The book's moves first; the search then fills in the others, if more are wanted.
+        let book: Vec<Move> = self
+            .book_moves(&pos)
+            .iter()
+            .take(n)
+            .map(|m| send(out, &book_line(m)).map(|()| Move::from(m.sq)))
+            .collect::<io::Result<_>>()?;
+        if !book.is_empty() && (book.len() >= n || book.len() == pos.legal_moves().len()) {
+            return send(out, "status");
+        }
         let mut failed = None;
         let mut reported = false;
         let write_top = |t: &Thought, out: &mut dyn Write| -> io::Result<()> {
             for i in 0..n.min(t.moves.len().max(1)) {
+                if t.moves.get(i).is_some_and(|(mv, _)| book.contains(mv)) {
+                    continue;
+                }
                 if let Some(line) = t.search_line(i) {
                     send(out, &line)?;
                 }
@@ -432,6 +510,72 @@ impl Session {
         }
         send(out, "status")
     }
+}
+
+impl Session {
+    /// `learn`: adds the game to the book, searches its new positions and saves the book;
+    /// refused with a `status` line when the session cannot save a book, or the game is not
+    /// an 8x8 Othello game from the standard start.
+    fn learn(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        let (Some(book), Some(save)) = (&mut self.book, &mut self.save_book) else {
+            return send(
+                out,
+                "status cannot learn: no book file to learn into (start the engine with --learn FILE)",
+            );
+        };
+        let start = Position::start(BoardSize::EIGHT, Rules::Othello);
+        if *self.game.start() != start {
+            return send(
+                out,
+                "status cannot learn: the book holds 8x8 Othello games from the standard start",
+            );
+        }
+        send(out, "status learning the game")?;
+        let moves: Vec<Sq> = self
+            .game
+            .moves()
+            .iter()
+            .filter_map(|&m| Sq::from_move(m))
+            .collect();
+        let book = Arc::make_mut(book);
+        book_build::learn(book, &moves, LEARN_PLIES);
+        let depth = if book.depth == 0 {
+            LEARN_DEPTH
+        } else {
+            book.depth
+        };
+        let opts = SearchOptions::new(depth, 1);
+        let keys = book_build::pending(book, opts, Shard::ALL);
+        let stop = AtomicBool::new(false);
+        book_build::search(
+            book,
+            &keys,
+            opts,
+            &stop,
+            &mut |_| {},
+            Duration::MAX,
+            &mut |_| {},
+        );
+        match save(book) {
+            Ok(()) => send(out, "learned"),
+            Err(e) => send(out, &format!("status cannot learn: {e}")),
+        }
+    }
+}
+
+/// The `book` line of a book move: `book F5 1.00 1234 16`.
+fn book_line(m: &BookMove) -> String {
+    let depth = if m.exact {
+        "100%".to_string()
+    } else {
+        m.depth.to_string()
+    };
+    format!(
+        "book {} {} {} {depth}",
+        move_text(Move::from(m.sq)),
+        eval_text(m.value, ScoreKind::Book),
+        m.games
+    )
 }
 
 fn nodestats(t: &Thought) -> String {

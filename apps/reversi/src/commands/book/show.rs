@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 use std::process::ExitCode;
 
 use anyhow::{bail, Context};
-use reversi_core::{parse_transcript, BoardSize, Move, Position, Rules};
+use reversi_core::{opening_name, parse_transcript, BoardSize, Game, Position, Rules};
 use reversi_engine::book::text::parse_board_text;
 use reversi_engine::book::Book;
 use reversi_engine::{Board, Sq};
@@ -21,23 +21,23 @@ pub fn transcript_squares(text: &str) -> anyhow::Result<Vec<Sq>> {
 }
 
 /// The board `arg` names: empty for the start, a transcript, or 64 squares and a side.
-/// Also the moves of the transcript, when it was one.
-fn parse_position(arg: &str) -> anyhow::Result<(Board, Option<Vec<Move>>)> {
+/// Also the game of the transcript, when it was one.
+fn parse_position(arg: &str) -> anyhow::Result<(Board, Option<Game>)> {
     let arg = arg.trim();
+    let start = Position::start(BoardSize::EIGHT, Rules::Othello);
     if arg.is_empty() {
-        return Ok((Board::START, Some(Vec::new())));
+        return Ok((Board::START, Some(Game::new(start))));
     }
     let parts: Vec<&str> = arg.split_whitespace().collect();
     if parts.len() == 2 && parts[0].len() == 64 {
         let board = parse_board_text(parts[0], parts[1]).map_err(anyhow::Error::msg)?;
         return Ok((board, None));
     }
-    let start = Position::start(BoardSize::EIGHT, Rules::Othello);
     let game = parse_transcript(arg, start).with_context(|| {
         format!("{arg:?} is neither a transcript (f5d6c3) nor a board (64 squares and a side)")
     })?;
     let (board, _) = Board::from_position(game.current())?;
-    Ok((board, Some(game.moves().to_vec())))
+    Ok((board, Some(game)))
 }
 
 fn square_name(sq: Sq) -> String {
@@ -45,7 +45,7 @@ fn square_name(sq: Sq) -> String {
 }
 
 pub fn show(book: &Book, arg: &str) -> anyhow::Result<ExitCode> {
-    let (mut board, moves) = parse_position(arg)?;
+    let (mut board, game) = parse_position(arg)?;
     if board.moves() == 0 {
         if board.pass().moves() == 0 {
             bail!("the game is over in this position");
@@ -53,8 +53,8 @@ pub fn show(book: &Book, arg: &str) -> anyhow::Result<ExitCode> {
         outln!("The side to move must pass.")?;
         board = board.pass();
     }
-    if let Some(moves) = &moves {
-        let line = reversi_core::format_transcript(moves, false);
+    if let Some(game) = &game {
+        let line = reversi_core::format_transcript(game.moves(), false);
         outln!(
             "After {}",
             if line.is_empty() {
@@ -63,6 +63,9 @@ pub fn show(book: &Book, arg: &str) -> anyhow::Result<ExitCode> {
                 line
             }
         )?;
+        if let Some(name) = opening_name(game) {
+            outln!("Opening: {name}")?;
+        }
     }
     outln!("{}", reversi_engine::book::text::board_text(board))?;
     let Some(rec) = book.get(board) else {

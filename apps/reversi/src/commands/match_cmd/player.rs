@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use reversi_core::{Color, Game, Move, TimeControl};
 use reversi_engine::ai::{Ai, Computer};
+use reversi_engine::book::Book;
 use reversi_engine::engine::Engine;
 use reversi_engine::levels::Level;
 use reversi_engine::time::TimeControl as TimeBudget;
@@ -262,22 +263,37 @@ pub struct Setup {
     pub depth: u32,
 }
 
+/// The opening book of an internal player: the process's, or this one or none.
+#[derive(Debug, Clone, Default)]
+pub enum BookChoice {
+    /// The book of the program (`--book`, or the shipped one).
+    #[default]
+    Process,
+    /// This book, or none.
+    Own(Option<Arc<Book>>),
+}
+
 impl Contender {
     /// A contender called `label` on the command line.
     #[must_use]
-    pub fn new(label: &str, spec: &EngineSpec, setup: &Setup) -> Contender {
+    pub fn new(label: &str, spec: &EngineSpec, setup: &Setup, book: &BookChoice) -> Contender {
+        let with_book = |c: Computer| match book {
+            BookChoice::Process => c,
+            BookChoice::Own(b) => c.with_book(b.clone()),
+        };
         let kind = match spec {
             EngineSpec::Internal(Ai::Level(level)) => {
                 let engine = Arc::new(Engine::new(setup.hash_mb, setup.threads));
                 Kind::Level {
-                    computer: Computer::new(Ai::Level(*level), 0x5eed)
-                        .with_engine(Arc::clone(&engine)),
+                    computer: with_book(
+                        Computer::new(Ai::Level(*level), 0x5eed).with_engine(Arc::clone(&engine)),
+                    ),
                     engine,
                     level: *level,
                     time_per_move: setup.time_per_move,
                 }
             }
-            EngineSpec::Internal(ai) => Kind::Computer(Computer::new(*ai, 0x5eed)),
+            EngineSpec::Internal(ai) => Kind::Computer(with_book(Computer::new(*ai, 0x5eed))),
             EngineSpec::External(protocol, argv) => Kind::External {
                 protocol: *protocol,
                 argv: resolve_self(argv),
@@ -440,6 +456,15 @@ impl Contender {
             None => self.label.clone(),
         };
         super::record::player(&name, self.level())
+    }
+
+    /// Seeds an internal player's random choices (its allowance and its book) for the next
+    /// game.
+    pub fn set_seed(&mut self, seed: u64) {
+        match &mut self.kind {
+            Kind::Level { computer, .. } | Kind::Computer(computer) => computer.set_seed(seed),
+            Kind::External { .. } => {}
+        }
     }
 
     /// After a failure: an external engine is ended, to be started afresh next game.

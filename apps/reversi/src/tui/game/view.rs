@@ -6,7 +6,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Widget, Wrap};
 use reversi_core::{Color, Move};
-use reversi_engine::{Candidate, Thinking};
+use reversi_engine::{Candidate, ScoreKind, Thinking};
 
 use super::GameScreen;
 use crate::tui::board::{board_extent, Board};
@@ -190,9 +190,17 @@ fn hint_lines(game: &GameScreen) -> Vec<Line<'static>> {
 }
 
 fn candidate_list(candidates: &[Candidate]) -> String {
+    let mixed = candidates.iter().any(|c| c.kind != candidates[0].kind);
     let parts: Vec<String> = candidates
         .iter()
-        .map(|c| format!("{} {}", c.mv, c.short_score()))
+        .map(|c| {
+            let tag = if mixed && c.kind == ScoreKind::Book {
+                " book"
+            } else {
+                ""
+            };
+            format!("{} {}{tag}", c.mv, c.short_score())
+        })
         .collect();
     parts.join("  ")
 }

@@ -8,6 +8,7 @@ use reversi_formats::ggf::{write_ggf, GgfGame, GgfMove};
 use reversi_testkit::Rng;
 
 use super::*;
+use reversi_engine::book::Book;
 
 fn session() -> Session {
     Session::new(Engine::new(8, 1))
@@ -347,9 +348,65 @@ fn learn_contempt_depth_and_quit() {
             "ping 1",
         ],
     );
-    assert_eq!(replies, ["set myname Reversi60", "learned"]);
+    // No book file to learn into: refused, not faked.
+    assert_eq!(replies.len(), 2, "{replies:?}");
+    assert_eq!(replies[0], "set myname Reversi60");
+    assert!(replies[1].starts_with("status cannot learn"), "{replies:?}");
     assert_eq!(s.contempt(), -3.0);
     assert_eq!(s.depth(), 60);
+}
+
+/// A session whose learned books land in the returned slot.
+fn learning_session() -> (Session, std::sync::Arc<std::sync::Mutex<Option<Book>>>) {
+    let saved = std::sync::Arc::new(std::sync::Mutex::new(None));
+    let slot = std::sync::Arc::clone(&saved);
+    let s = session().learn_into(Box::new(move |b: &Book| {
+        *slot.lock().unwrap() = Some(b.clone());
+        Ok(())
+    }));
+    (s, saved)
+}
+
+#[test]
+fn learn_adds_the_game_to_the_book_and_the_book_answers() {
+    let (mut s, saved) = learning_session();
+    let replies = run(
+        &mut s,
+        &[
+            "nboard 2",
+            "set depth 4",
+            "move F5",
+            "move D6",
+            "move C3",
+            "learn",
+        ],
+    );
+    assert_eq!(
+        replies.last().map(String::as_str),
+        Some("learned"),
+        "{replies:?}"
+    );
+    let book = saved.lock().unwrap().clone().unwrap();
+    // The start and the three positions after it, each searched.
+    assert_eq!(book.len(), 4);
+    assert!(book.iter().all(|(_, r)| r.depth > 0 && r.value.is_some()));
+    assert_eq!(s.book().map(Book::len), Some(4));
+
+    // Back at the start, go plays f5 or one of its images from the book at once, and hints
+    // stream it as a book line before the searched moves.
+    let replies = run(&mut s, &["set game (;GM[Othello]BO[8 ---------------------------O*------*O--------------------------- *];)", "go", "hint 4"]);
+    let book_lines: Vec<&String> = replies.iter().filter(|l| l.starts_with("book ")).collect();
+    assert_eq!(book_lines.len(), 5, "{replies:?}");
+    let fields: Vec<&str> = book_lines[0].split_whitespace().collect();
+    assert_eq!(fields.len(), 5, "{}", book_lines[0]);
+    assert_eq!(fields[3], "1", "one game: {}", book_lines[0]);
+    let go = replies.iter().find(|l| l.starts_with("=== ")).unwrap();
+    assert!(go.ends_with("/0.00"), "{go}");
+    // Every first move is an image of f5: all four come from the book, no search needed.
+    assert!(
+        !replies.iter().any(|l| l.starts_with("search ")),
+        "{replies:?}"
+    );
 }
 
 #[test]
