@@ -71,7 +71,8 @@ pub enum BookCommand {
     /// Search the book's positions again, deeper: those searched shallower than --depth.
     Deepen {
         /// The book file (rewritten, or written to --out).
-        book: PathBuf,
+        #[arg(value_name = "BOOK")]
+        file: PathBuf,
         /// Write the result here instead.
         #[arg(long)]
         out: Option<PathBuf>,
@@ -83,7 +84,8 @@ pub enum BookCommand {
     /// move out of the book.
     Extend {
         /// The book file (rewritten, or written to --out).
-        book: PathBuf,
+        #[arg(value_name = "BOOK")]
+        file: PathBuf,
         /// Write the result here instead.
         #[arg(long)]
         out: Option<PathBuf>,
@@ -100,7 +102,8 @@ pub enum BookCommand {
     /// --max-ply moves, and search the new positions.
     Learn {
         /// The book file (rewritten, or written to --out).
-        book: PathBuf,
+        #[arg(value_name = "BOOK")]
+        file: PathBuf,
         /// Files of transcripts.
         games: Vec<PathBuf>,
         /// Write the result here instead.
@@ -233,13 +236,17 @@ pub fn run(args: BookArgs) -> anyhow::Result<ExitCode> {
             search_pending(&mut book, &search, &out)?;
             Ok(ExitCode::SUCCESS)
         }
-        BookCommand::Deepen { book, out, search } => {
+        BookCommand::Deepen {
+            file: book,
+            out,
+            search,
+        } => {
             let mut b = load(&book)?;
             search_pending(&mut b, &search, out.as_deref().unwrap_or(&book))?;
             Ok(ExitCode::SUCCESS)
         }
         BookCommand::Extend {
-            book,
+            file: book,
             out,
             positions,
             margin,
@@ -252,7 +259,7 @@ pub fn run(args: BookArgs) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         BookCommand::Learn {
-            book,
+            file: book,
             games,
             out,
             max_ply,
