@@ -82,6 +82,24 @@ fn a_book_builds_shows_and_round_trips() {
         .stderr;
     assert!(err.contains("neither a transcript"), "{err}");
 
+    // Check: book values beside fresh searches.
+    let check = reversi(&[
+        "book",
+        "check",
+        "--file",
+        s(&book),
+        "--positions",
+        "3",
+        "--depth",
+        "3",
+    ])
+    .assert_success()
+    .stdout;
+    assert!(
+        check.contains("3 positions: mean absolute difference"),
+        "{check}"
+    );
+
     // Export and import give back the same file.
     let text = tmp.path().join("book.txt");
     reversi(&["book", "export", s(&book), "--out", s(&text)]).assert_success();

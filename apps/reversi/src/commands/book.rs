@@ -133,6 +133,22 @@ pub enum BookCommand {
         #[arg(long)]
         file: Option<PathBuf>,
     },
+    /// Sets the book's values beside fresh, deeper searches of a sample of its positions: the
+    /// mean and largest differences.
+    Check {
+        /// The book to read [default: the one --book names, else the shipped one]
+        #[arg(long)]
+        file: Option<PathBuf>,
+        /// Positions to search, spread evenly through the book.
+        #[arg(long, default_value_t = 50)]
+        positions: usize,
+        /// Depth of the fresh searches.
+        #[arg(long, default_value_t = 20)]
+        depth: u8,
+        /// Search threads.
+        #[arg(long, default_value_t = 1, value_parser = crate::options::threads)]
+        threads: usize,
+    },
     /// How many positions the book holds, by ply and by depth, and its size.
     Stats {
         /// The book to read [default: the one --book names, else the shipped one]
@@ -307,6 +323,24 @@ pub fn run(args: BookArgs) -> anyhow::Result<ExitCode> {
         BookCommand::Show { position, file } => {
             let book = chosen(file.as_deref())?;
             show::show(&book, &position.join(" "))
+        }
+        BookCommand::Check {
+            file,
+            positions,
+            depth,
+            threads,
+        } => {
+            let book = chosen(file.as_deref())?;
+            let opts = SearchOptions::new(depth, threads);
+            let stop = AtomicBool::new(false);
+            let mut last = Instant::now();
+            let checked = build::check(&book, positions, opts, &stop, &mut |p| {
+                if last.elapsed() >= Duration::from_secs(5) {
+                    last = Instant::now();
+                    eprintln!("{}", progress_line(p));
+                }
+            });
+            show::checked(&checked, depth)
         }
         BookCommand::Stats { file } => {
             let book = chosen(file.as_deref())?;

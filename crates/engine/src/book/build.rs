@@ -320,3 +320,56 @@ fn record(book: &mut Book, s: &Searched) {
         .copied();
     book.set_leaf(board, leaf, s.depth, s.exact);
 }
+
+/// A book value beside a fresh search of the same position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Checked {
+    /// The position.
+    pub key: Key,
+    /// The book's backed-up value.
+    pub book: i32,
+    /// The fresh search's value.
+    pub search: i32,
+}
+
+/// Searches `count` valued positions spread evenly through the book (in key order) to
+/// `opts.depth` with `opts.workers` threads, to set the book's values beside: how far its
+/// values are from what a deeper search says. Stops early when `stop` is raised.
+pub fn check(
+    book: &Book,
+    count: usize,
+    opts: SearchOptions,
+    stop: &AtomicBool,
+    progress: &mut dyn FnMut(&Progress),
+) -> Vec<Checked> {
+    let valued: Vec<(Key, i8)> = book
+        .sorted()
+        .into_iter()
+        .filter_map(|(k, r)| Some((k, r.value?)))
+        .collect();
+    let step = (valued.len() / count.max(1)).max(1);
+    let sample: Vec<(Key, i8)> = valued.into_iter().step_by(step).take(count).collect();
+    let engine = Engine::new(opts.hash_mb, opts.workers);
+    let started = Instant::now();
+    let mut out = Vec::new();
+    for &(key, value) in &sample {
+        engine.clear();
+        let t = engine.search(key.board(), u64::MAX, &opts.limits(), stop, &mut |_| {});
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
+        if let Some(best) = t.best {
+            out.push(Checked {
+                key,
+                book: i32::from(value),
+                search: best.score,
+            });
+        }
+        progress(&Progress {
+            done: out.len(),
+            total: sample.len(),
+            elapsed: started.elapsed(),
+        });
+    }
+    out
+}

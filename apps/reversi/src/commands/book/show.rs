@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 use reversi_core::{opening_name, parse_transcript, BoardSize, Game, Position, Rules};
+use reversi_engine::book::build::Checked;
 use reversi_engine::book::text::parse_board_text;
 use reversi_engine::book::Book;
 use reversi_engine::{Board, Sq};
@@ -105,6 +106,36 @@ pub fn show(book: &Book, arg: &str) -> anyhow::Result<ExitCode> {
             }
         )?;
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The report of `book check`: each position's book value beside the fresh search's, then
+/// the mean and largest differences.
+pub fn checked(checked: &[Checked], depth: u8) -> anyhow::Result<ExitCode> {
+    if checked.is_empty() {
+        bail!("no valued position to check");
+    }
+    outln!(
+        "position                                                           book  depth {depth}"
+    )?;
+    for c in checked {
+        outln!(
+            "{}  {:>4}  {:>8}",
+            reversi_engine::book::text::board_text(c.key.board()),
+            format!("{:+}", c.book),
+            format!("{:+}", c.search)
+        )?;
+    }
+    let diffs: Vec<i32> = checked.iter().map(|c| (c.book - c.search).abs()).collect();
+    let mean = f64::from(diffs.iter().sum::<i32>()) / diffs.len() as f64;
+    let bias =
+        f64::from(checked.iter().map(|c| c.book - c.search).sum::<i32>()) / diffs.len() as f64;
+    outln!(
+        "{} positions: mean absolute difference {mean:.2} discs, mean difference {bias:+.2}, \
+         largest {}",
+        checked.len(),
+        diffs.iter().max().copied().unwrap_or(0)
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 
