@@ -189,15 +189,9 @@ fn parse_selectivity(text: &str) -> Result<u8, String> {
 
 /// `K/N`: one shard of N.
 fn parse_shard(text: &str) -> Result<Shard, String> {
-    let bad = || format!("{text:?} is not a shard; give K/N with 0 <= K < N, as 0/4");
-    let (k, n) = text.trim().split_once('/').ok_or_else(bad)?;
-    let (index, count): (u32, u32) = (
-        k.trim().parse().map_err(|_| bad())?,
-        n.trim().parse().map_err(|_| bad())?,
-    );
-    if count == 0 || index >= count {
-        return Err(bad());
-    }
+    let (index, count) = crate::options::shard(text)?;
+    let index = u32::try_from(index).map_err(|e| e.to_string())?;
+    let count = u32::try_from(count).map_err(|e| e.to_string())?;
     Ok(Shard { index, count })
 }
 

@@ -309,6 +309,22 @@ pub fn search(
     done
 }
 
+/// Searches every position of `book` that [`pending`] names, quietly, with no saving on the
+/// way (for small additions: a learned game, tests). Returns how many were searched.
+pub fn search_pending(book: &mut Book, opts: SearchOptions) -> usize {
+    let keys = pending(book, opts, Shard::ALL);
+    let stop = AtomicBool::new(false);
+    search(
+        book,
+        &keys,
+        opts,
+        &stop,
+        &mut |_| {},
+        Duration::MAX,
+        &mut |_| {},
+    )
+}
+
 /// Records a search's best move out of the book.
 fn record(book: &mut Book, s: &Searched) {
     let board = s.key.board();

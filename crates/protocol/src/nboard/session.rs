@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use reversi_core::{BoardSize, Color, Game, Move, Position, Rules, Score, TimeControl};
-use reversi_engine::book::build::{self as book_build, SearchOptions, Shard};
+use reversi_engine::book::build::{self as book_build, SearchOptions};
 use reversi_engine::book::{Book, BookMove};
 use reversi_engine::engine::{Engine, Limits};
 use reversi_engine::levels::Level;
@@ -544,18 +544,7 @@ impl Session {
         } else {
             book.depth
         };
-        let opts = SearchOptions::new(depth, 1);
-        let keys = book_build::pending(book, opts, Shard::ALL);
-        let stop = AtomicBool::new(false);
-        book_build::search(
-            book,
-            &keys,
-            opts,
-            &stop,
-            &mut |_| {},
-            Duration::MAX,
-            &mut |_| {},
-        );
+        book_build::search_pending(book, SearchOptions::new(depth, 1));
         match save(book) {
             Ok(()) => send(out, "learned"),
             Err(e) => send(out, &format!("status cannot learn: {e}")),

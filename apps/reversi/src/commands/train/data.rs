@@ -182,16 +182,7 @@ impl Shard {
 
 /// `--shard K/N`: shard K (0 to N−1) of N.
 pub fn parse_shard(text: &str) -> Result<Shard, String> {
-    let bad = || format!("{text:?} is not a shard; give K/N with 0 <= K < N, as 0/4");
-    let (k, n) = text.trim().split_once('/').ok_or_else(bad)?;
-    let (index, count): (usize, usize) = (
-        k.trim().parse().map_err(|_| bad())?,
-        n.trim().parse().map_err(|_| bad())?,
-    );
-    if count == 0 || index >= count {
-        return Err(bad());
-    }
-    Ok(Shard { index, count })
+    crate::options::shard(text).map(|(index, count)| Shard { index, count })
 }
 
 /// The positions of a WTHOR game, side to move first, each with whether Black is to move;
