@@ -169,8 +169,17 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
     for g in 0..args.games {
         let opening = &openings[g / 2];
         let a_black = g % 2 == 0;
-        a.set_seed(0x5eed + 2 * g as u64);
-        b.set_seed(0x5eed + 2 * g as u64 + 1);
+        // A seed per opening and colour, not per engine: the two games of a pair give the
+        // same rolls to whoever plays Black (and White), so equal engines mirror each other,
+        // while games from the same opening (--from-start) still differ from pair to pair.
+        let (black_seed, white_seed) = (0x5eed + g as u64 / 2 * 2, 0x5eed + g as u64 / 2 * 2 + 1);
+        let (a_seed, b_seed) = if a_black {
+            (black_seed, white_seed)
+        } else {
+            (white_seed, black_seed)
+        };
+        a.set_seed(a_seed);
+        b.set_seed(b_seed);
         let played = if a_black {
             play_game(&mut a, &mut b, opening, timeout, args.clock)
         } else {
