@@ -4,15 +4,18 @@
 
 mod assets;
 mod backend;
+mod client;
 pub mod error;
 mod games;
 mod history;
 mod levels;
 mod live;
+pub mod pool;
 mod view;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
 
 use axum::extract::DefaultBodyLimit;
 use axum::Router;
@@ -21,9 +24,33 @@ use reversi_store::{GameId, Store};
 use self::backend::Backend;
 use self::error::AppError;
 use self::live::LiveGame;
+use self::pool::{PoolLimits, SearchPool};
 
 /// The largest request body accepted (an imported file of games included).
 pub const MAX_BODY: usize = 1 << 20;
+
+/// How the server bounds its work; `reversi serve`'s options set it.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The search slots and the hint and analysis queue.
+    pub pool: PoolLimits,
+    /// The longest any one search runs (a level's own budget is usually shorter).
+    pub search_cap: Duration,
+    /// The longest one analysis of a game runs, all its positions together.
+    pub analysis_time: Duration,
+}
+
+impl Config {
+    /// The defaults for a machine with `cores` cores.
+    #[must_use]
+    pub fn for_cores(cores: usize) -> Config {
+        Config {
+            pool: PoolLimits::for_cores(cores),
+            search_cap: Duration::from_secs(30),
+            analysis_time: Duration::from_secs(60),
+        }
+    }
+}
 
 /// What every request shares: the history and the search pool ([`Backend`]), and the games
 /// being played.
@@ -31,18 +58,25 @@ pub const MAX_BODY: usize = 1 << 20;
 pub struct AppState(Arc<Shared>);
 
 struct Shared {
+    config: Config,
     backend: Backend,
     games: Mutex<HashMap<GameId, Arc<LiveGame>>>,
 }
 
 impl AppState {
-    /// State over `store`, with at most `searches` engine searches at a time.
+    /// State over `store`, bounded by `config`.
     #[must_use]
-    pub fn new(store: Store, searches: usize) -> AppState {
+    pub fn new(store: Store, config: Config) -> AppState {
+        let pool = SearchPool::new(config.pool);
         AppState(Arc::new(Shared {
-            backend: Backend::new(store, searches),
+            backend: Backend::new(store, pool, config.search_cap),
+            config,
             games: Mutex::new(HashMap::new()),
         }))
+    }
+
+    fn config(&self) -> &Config {
+        &self.0.config
     }
 
     /// The history and the search pool.
@@ -90,5 +124,7 @@ pub async fn serve(listener: tokio::net::TcpListener, state: AppState) -> std::i
     axum::serve(listener, app(state)).await
 }
 
+#[cfg(test)]
+mod service_tests;
 #[cfg(test)]
 mod tests;

@@ -4,12 +4,13 @@
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use anyhow::Context;
 use clap::Args;
 use reversi_store::Store;
 
-use crate::web::{serve, AppState};
+use crate::web::{serve, AppState, Config};
 
 /// `reversi serve` options.
 #[derive(Debug, Args)]
@@ -22,10 +23,25 @@ pub struct ServeArgs {
     /// ~/.local/share/reversi/games.sqlite3]
     #[arg(long, value_name = "PATH")]
     pub db: Option<PathBuf>,
-    /// Engine searches run at once (computer moves, hints, analyses) [default: the number of
-    /// cores].
+    /// Engine searches run at once (computer moves, hints, analyses); one is always kept for
+    /// the computer's quick moves [default: the number of cores + 1].
     #[arg(long)]
     pub searches: Option<usize>,
+    /// Hints and analyses waiting or running at once, over all clients; more are refused
+    /// (429) [default: 16].
+    #[arg(long, value_name = "N")]
+    pub queue: Option<usize>,
+    /// Hints and analyses waiting or running at once for one client (IP address) [default: 2].
+    #[arg(long, value_name = "N")]
+    pub queue_per_client: Option<usize>,
+    /// The longest any one search runs, in seconds (levels stop within their own budget,
+    /// at most 20 s) [default: 30].
+    #[arg(long, value_name = "SECS")]
+    pub search_time: Option<u64>,
+    /// The longest one analysis of a game runs, in seconds, its positions sharing it
+    /// [default: 60].
+    #[arg(long, value_name = "SECS")]
+    pub analysis_time: Option<u64>,
 }
 
 pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
@@ -34,9 +50,23 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
     let store = Store::open(&path)?;
-    let searches = args.searches.unwrap_or_else(|| {
-        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-    });
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    let mut config = Config::for_cores(cores);
+    if let Some(n) = args.searches {
+        config.pool.slots = n;
+    }
+    if let Some(n) = args.queue {
+        config.pool.requests = n;
+    }
+    if let Some(n) = args.queue_per_client {
+        config.pool.per_client = n;
+    }
+    if let Some(s) = args.search_time {
+        config.search_cap = Duration::from_secs(s);
+    }
+    if let Some(s) = args.analysis_time {
+        config.analysis_time = Duration::from_secs(s);
+    }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -53,7 +83,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         outln!("press Ctrl-C to stop")?;
         use std::io::Write;
         std::io::stdout().flush()?;
-        serve(listener, AppState::new(store, searches)).await?;
+        serve(listener, AppState::new(store, config)).await?;
         Ok(ExitCode::SUCCESS)
     })
 }

@@ -2,7 +2,7 @@
 //! hints, and the live event stream (server-sent events).
 
 use std::convert::Infallible;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 
 use axum::extract::State;
@@ -19,6 +19,8 @@ use reversi_store::{GameId, NewGame};
 use serde::{Deserialize, Serialize};
 use tokio::sync::broadcast::error::RecvError;
 
+use super::backend::StopOnDrop;
+use super::client::Client;
 use super::error::{ApiJson, ApiPath, AppError};
 use super::live::{Event, LiveGame, Seats};
 use super::view::{color_name, CandidateView, GameView, ThinkingView};
@@ -79,13 +81,22 @@ fn parse_color(text: &str) -> Result<Color, AppError> {
     }
 }
 
+/// A side's player; the classic algorithms are refused, since their searches have no time
+/// budget and a deep one would hold a search slot for minutes.
 fn parse_player(text: Option<&str>, default: Player) -> Result<Player, AppError> {
-    match text {
-        None => Ok(default),
+    let player = match text {
+        None => default,
         Some(t) => t
             .parse()
-            .map_err(|e: reversi_game::ParsePlayerError| AppError::bad_request(e.to_string())),
+            .map_err(|e: reversi_game::ParsePlayerError| AppError::bad_request(e.to_string()))?,
+    };
+    if let Player::Computer(ai @ reversi_engine::ai::Ai::Classic { .. }) = player {
+        return Err(AppError::bad_request(format!(
+            "the web server's computer players are the levels, greedy and random: {ai} has no \
+             time budget"
+        )));
     }
+    Ok(player)
 }
 
 fn stored_player(p: Player, guest: bool) -> reversi_store::Player {
@@ -254,15 +265,6 @@ struct Hints {
     candidates: Vec<CandidateView>,
 }
 
-/// Sets its flag when dropped: a request whose client went away stops its search.
-pub struct StopOnDrop(pub Arc<AtomicBool>);
-
-impl Drop for StopOnDrop {
-    fn drop(&mut self) {
-        self.0.store(true, Ordering::Relaxed);
-    }
-}
-
 pub fn parse_level(level: Option<u8>, default: u8) -> Result<Level, AppError> {
     let n = level.unwrap_or(default);
     Level::new(n).ok_or_else(|| {
@@ -277,6 +279,7 @@ pub fn parse_level(level: Option<u8>, default: u8) -> Result<Level, AppError> {
 async fn hint(
     State(app): State<AppState>,
     ApiPath(id): ApiPath<i64>,
+    client: Client,
     ApiJson(req): ApiJson<HintRequest>,
 ) -> Result<Json<Hints>, AppError> {
     let game = app.require_live(GameId(id))?;
@@ -291,12 +294,24 @@ async fn hint(
             gs.session.game().moves().len(),
         )
     };
+    let ticket = app.backend().pool().admit(&client.0)?;
+    // Dropped with the request: a client that goes away stops its search.
     let stop = StopOnDrop(Arc::new(AtomicBool::new(false)));
-    let flag = Arc::clone(&stop.0);
     let scored = app
         .backend()
-        .search(move || hints(&position, level, &flag, &mut |_| {}))
+        .request(
+            game.id,
+            ticket,
+            &stop,
+            app.backend().search_cap,
+            move |flag| hints(&position, level, flag, &mut |_| {}),
+        )
         .await?;
+    if game.lock().ended() || app.live(game.id).is_none() {
+        return Err(AppError::conflict(
+            "the game ended or was deleted while the hint was searched",
+        ));
+    }
     Ok(Json(Hints {
         ply,
         candidates: scored.iter().map(CandidateView::of).collect(),

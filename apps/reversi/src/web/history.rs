@@ -14,11 +14,13 @@ use reversi_formats::{ggf, transcript};
 use reversi_store::{GameFilter, GameId, ImportGame, Status};
 use serde::{Deserialize, Serialize};
 
+use super::backend::StopOnDrop;
+use super::client::Client;
 use super::error::{ApiBytes, ApiJson, ApiPath, ApiQuery, AppError};
 use super::games::parse_level;
 use super::view::{replay, AnalysisView, InfoView, ReplayStep};
 use super::AppState;
-use reversi_game::{analysis::analyze, convert};
+use reversi_game::{analysis::analyze_alone, convert};
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -95,6 +97,7 @@ async fn delete(
     if let Some(game) = live {
         game.abandon(None);
     }
+    app.backend().cancel_game(id);
     if app.store().delete_game(id)? {
         Ok(StatusCode::NO_CONTENT)
     } else {
@@ -242,16 +245,25 @@ pub struct AnalysisRequest {
 async fn analysis(
     State(app): State<AppState>,
     ApiPath(id): ApiPath<i64>,
+    client: Client,
     ApiJson(req): ApiJson<AnalysisRequest>,
 ) -> Result<Json<AnalysisView>, AppError> {
     let level = parse_level(req.level, 4)?;
     let stored = app.store().load_game(GameId(id))?;
-    let stop = super::games::StopOnDrop(Arc::new(AtomicBool::new(false)));
-    let flag = Arc::clone(&stop.0);
+    let ticket = app.backend().pool().admit(&client.0)?;
+    let time = app.config().analysis_time;
+    // Past its budget the analysis's last search may still be finishing its iteration.
+    let cap = time + app.backend().search_cap;
+    // Dropped with the request: a client that goes away stops the analysis.
+    let stop = StopOnDrop(Arc::new(AtomicBool::new(false)));
     let result = app
         .backend()
-        .search(move || analyze(&stored.game, level, &flag, &mut |_, _| {}))
+        .request(GameId(id), ticket, &stop, cap, move |flag| {
+            analyze_alone(&stored.game, level, time, flag, &mut |_, _| {})
+        })
         .await?;
-    let analysis = result.ok_or_else(|| AppError::internal("the analysis was stopped"))?;
+    let analysis = result.ok_or_else(|| {
+        AppError::conflict("the analysis was stopped: the game was deleted meanwhile")
+    })?;
     Ok(Json(AnalysisView::of(&analysis)))
 }

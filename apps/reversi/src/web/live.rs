@@ -8,18 +8,19 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
 
 use reversi_core::{Color, Move, Square};
-use reversi_engine::ai::Decision;
+use reversi_engine::ai::{Ai, Decision};
 use reversi_engine::Thinking;
 use reversi_store::{GameId, Store};
 use tokio::sync::broadcast;
 
 use super::backend::Backend;
 use super::error::AppError;
+use super::pool::Work;
 use super::view::{
     board_rows, color_name, names, ClockJson, Counts, GameView, LastMoveView, ResultView,
     ThinkingView,
 };
-use reversi_game::{PlayError, Session};
+use reversi_game::{PlayError, Player, Session};
 
 /// What a browser watching a game hears: the whole state after each change, and the
 /// computer's search as it deepens.
@@ -128,6 +129,24 @@ fn new_token() -> String {
         out.push_str(&format!("{:016x}", h.finish()));
     }
     out
+}
+
+/// How long past its budget a computer move may run before the server stops it (a level
+/// finishes its iteration first).
+const CAP_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// The longest the computer to move of `session` should think: its level's budget (within its
+/// clock's), nothing for the random and greedy players.
+fn computer_budget(session: &Session) -> std::time::Duration {
+    let level = match session.player(session.position().turn()) {
+        Player::Computer(Ai::Level(level)) => level.spec().time,
+        Player::Computer(Ai::Random | Ai::Greedy) => std::time::Duration::ZERO,
+        // A classic algorithm has no budget of its own: the server's cap stops it.
+        Player::Computer(Ai::Classic { .. }) | Player::Human => std::time::Duration::MAX,
+    };
+    session
+        .clock_budget()
+        .map_or(level, |clock| clock.min(level))
 }
 
 /// A live game's state, behind its lock.
@@ -358,6 +377,7 @@ impl LiveGame {
             None => turn.opposite(),
         };
         gs.cancel_search();
+        app.cancel_game(self.id);
         gs.resigned = Some(color);
         app.store().abandon_game(self.id)?;
         self.broadcast(&mut gs);
@@ -416,10 +436,10 @@ impl LiveGame {
         });
         let app = app.clone();
         let me = self.me.clone();
+        let budget = computer_budget(&gs.session);
         tokio::spawn(async move {
-            let Ok(permit) = app.pool().acquire_owned().await else {
-                return;
-            };
+            let permit = app.pool().slot(Work::computer_move(budget)).await;
+            Backend::stop_after(&stop, budget.min(app.search_cap) + CAP_GRACE);
             if stop.load(Ordering::Relaxed) {
                 return;
             }

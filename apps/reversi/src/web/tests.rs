@@ -13,13 +13,16 @@ use reversi_store::Store;
 use serde_json::{json, Value};
 use tower::ServiceExt;
 
-use super::{app, AppState, MAX_BODY};
+use super::{app, AppState, Config, MAX_BODY};
 
-fn test_app() -> Router {
-    app(AppState::new(Store::open_in_memory().unwrap(), 2))
+pub(super) fn test_app() -> Router {
+    app(AppState::new(
+        Store::open_in_memory().unwrap(),
+        Config::for_cores(1),
+    ))
 }
 
-async fn send(
+pub(super) async fn send(
     app: &Router,
     method: &str,
     uri: &str,
@@ -43,7 +46,7 @@ async fn send(
     (status, value, text)
 }
 
-async fn call(
+pub(super) async fn call(
     app: &Router,
     method: &str,
     uri: &str,
@@ -56,7 +59,7 @@ async fn call(
 }
 
 /// Creates a game; returns its id and the creator's token.
-async fn create(app: &Router, body: Value) -> (i64, String, Value) {
+pub(super) async fn create(app: &Router, body: Value) -> (i64, String, Value) {
     let (s, v) = call(app, "POST", "/api/games", None, Some(body)).await;
     assert_eq!(s, StatusCode::CREATED, "{v}");
     (
@@ -67,7 +70,7 @@ async fn create(app: &Router, body: Value) -> (i64, String, Value) {
 }
 
 /// Polls the game until the computer has moved (a person is to move or the game ended).
-async fn settled(app: &Router, id: i64) -> Value {
+pub(super) async fn settled(app: &Router, id: i64) -> Value {
     for _ in 0..500 {
         let (s, v) = call(app, "GET", &format!("/api/games/{id}"), None, None).await;
         assert_eq!(s, StatusCode::OK);
@@ -79,7 +82,7 @@ async fn settled(app: &Router, id: i64) -> Value {
     panic!("the computer never moved");
 }
 
-fn error_of(v: &Value) -> &str {
+pub(super) fn error_of(v: &Value) -> &str {
     v["error"]
         .as_str()
         .unwrap_or_else(|| panic!("no error in {v}"))
