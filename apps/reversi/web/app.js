@@ -123,7 +123,7 @@ async function route() {
     if (parts[0] === "game" && parts[1]) {
       await openGame(Number(parts[1]));
     } else if (parts[0] === "join" && parts[1]) {
-      await joinGame(Number(parts[1]));
+      await joinGame(Number(parts[1]), parts[2] || "");
     } else if (parts[0] === "history") {
       stopEvents();
       await openHistory();
@@ -158,7 +158,7 @@ function readForm() {
 async function createGame(settings) {
   const created = await api("POST", "/api/games", settings);
   app.lastSettings = settings;
-  saveSeat(created.game.id, { token: created.token, guest: false });
+  saveSeat(created.game.id, { token: created.token, guest: false, code: created.join_code });
   location.hash = "#/game/" + created.game.id;
 }
 
@@ -190,9 +190,9 @@ async function openGame(id) {
   render(await api("GET", `/api/games/${id}`));
 }
 
-async function joinGame(id) {
+async function joinGame(id, code) {
   if (!tokenFor(id)) {
-    const joined = await api("POST", `/api/games/${id}/join`);
+    const joined = await api("POST", `/api/games/${id}/join`, { code });
     saveSeat(id, { token: joined.token, guest: true, color: joined.color });
   }
   location.replace("#/game/" + id);
@@ -331,7 +331,7 @@ function render(g) {
   const share = $("share");
   share.hidden = !g.remote || (tokenFor(g.id) || {}).guest;
   if (g.remote) {
-    $("share-link").value = `${location.origin}/#/join/${g.id}`;
+    $("share-link").value = `${location.origin}/#/join/${g.id}/${(tokenFor(g.id) || {}).code || ""}`;
     $("share-status").textContent = g.joined ? "Your opponent has joined." : "Waiting for your opponent to join…";
   }
 

@@ -64,9 +64,9 @@ impl From<StoreError> for AppError {
             StoreError::NoSuchGame(id) => {
                 AppError::not_found(format!("no game {id} in the history"))
             }
-            StoreError::NotInProgress(_) | StoreError::IllegalMove { .. } => {
-                AppError::conflict(e.to_string())
-            }
+            StoreError::NotInProgress(_)
+            | StoreError::IllegalMove { .. }
+            | StoreError::Held { .. } => AppError::conflict(e.to_string()),
             StoreError::Rejected { .. } | StoreError::StartMismatch(_) => {
                 AppError::new(StatusCode::UNPROCESSABLE_ENTITY, e.to_string())
             }

@@ -69,6 +69,9 @@ struct Created {
     game: GameView,
     /// The creator's seat token, for the `x-player-token` header.
     token: String,
+    /// The code a second person joins with (the share link carries it), when there is a seat
+    /// to join.
+    join_code: Option<String>,
 }
 
 fn parse_color(text: &str) -> Result<Color, AppError> {
@@ -155,16 +158,24 @@ async fn create(
             stored_player(white, remote == Some(Color::White)),
         )
     };
-    let id = app.store().create_game(&record)?;
+    let seats = Seats::new(remote);
+    let id = {
+        let mut store = app.store();
+        let id = store.create_game(&record)?;
+        store.save_web_seats(id, &seats.stored())?;
+        store.take_lease(id, app.writer(), app.config().lease)?;
+        id
+    };
     let log = StoreLog::shared(app.backend().shared_store()).with_record(id, record);
     let session = Session::with_log(settings, Some(LogHandle::new(Arc::new(Mutex::new(log)))));
-    let game = LiveGame::new(id, session, Seats::new(remote));
+    let game = LiveGame::new(id, session, seats);
     app.games().insert(id, Arc::clone(&game));
     game.begin(app.backend())?;
     let gs = game.lock();
     let created = Created {
         game: game.view(&gs),
         token: gs.seats.owner().to_string(),
+        join_code: gs.seats.join_code().map(str::to_string),
     };
     Ok((StatusCode::CREATED, Json(created)))
 }
@@ -173,7 +184,7 @@ async fn state(
     State(app): State<AppState>,
     ApiPath(id): ApiPath<i64>,
 ) -> Result<Json<GameView>, AppError> {
-    let game = app.require_live(GameId(id))?;
+    let game = app.open(GameId(id))?;
     game.check_time(app.backend());
     let gs = game.lock();
     Ok(Json(game.view(&gs)))
@@ -196,7 +207,7 @@ async fn play(
     headers: HeaderMap,
     ApiJson(req): ApiJson<MoveRequest>,
 ) -> Result<Json<GameView>, AppError> {
-    let game = app.require_live(GameId(id))?;
+    let game = app.open(GameId(id))?;
     game.play(app.backend(), token(&headers), &req.square)?;
     Ok(current(&game))
 }
@@ -206,7 +217,7 @@ async fn undo(
     ApiPath(id): ApiPath<i64>,
     headers: HeaderMap,
 ) -> Result<Json<GameView>, AppError> {
-    let game = app.require_live(GameId(id))?;
+    let game = app.open(GameId(id))?;
     game.undo(app.backend(), token(&headers))?;
     Ok(current(&game))
 }
@@ -216,7 +227,7 @@ async fn redo(
     ApiPath(id): ApiPath<i64>,
     headers: HeaderMap,
 ) -> Result<Json<GameView>, AppError> {
-    let game = app.require_live(GameId(id))?;
+    let game = app.open(GameId(id))?;
     game.redo(app.backend(), token(&headers))?;
     Ok(current(&game))
 }
@@ -226,7 +237,7 @@ async fn resign(
     ApiPath(id): ApiPath<i64>,
     headers: HeaderMap,
 ) -> Result<Json<GameView>, AppError> {
-    let game = app.require_live(GameId(id))?;
+    let game = app.open(GameId(id))?;
     game.resign(app.backend(), token(&headers))?;
     Ok(current(&game))
 }
@@ -238,12 +249,20 @@ struct Joined {
     color: &'static str,
 }
 
+/// A second person joins with the code of the creator's link.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JoinRequest {
+    code: String,
+}
+
 async fn join(
     State(app): State<AppState>,
     ApiPath(id): ApiPath<i64>,
+    ApiJson(req): ApiJson<JoinRequest>,
 ) -> Result<Json<Joined>, AppError> {
-    let game = app.require_live(GameId(id))?;
-    let (color, token) = game.join()?;
+    let game = app.open(GameId(id))?;
+    let (color, token) = game.join(app.backend(), &req.code)?;
     let gs = game.lock();
     Ok(Json(Joined {
         game: game.view(&gs),
@@ -282,7 +301,7 @@ async fn hint(
     client: Client,
     ApiJson(req): ApiJson<HintRequest>,
 ) -> Result<Json<Hints>, AppError> {
-    let game = app.require_live(GameId(id))?;
+    let game = app.open(GameId(id))?;
     let level = parse_level(req.level, 6)?;
     let (position, ply) = {
         let gs = game.lock();
@@ -332,7 +351,7 @@ async fn events(
     State(app): State<AppState>,
     ApiPath(id): ApiPath<i64>,
 ) -> Result<Sse<impl Stream<Item = Result<SseEvent, Infallible>>>, AppError> {
-    let game = app.require_live(GameId(id))?;
+    let game = app.open(GameId(id))?;
     let rx = game.subscribe();
     let mut first = Vec::new();
     {

@@ -66,7 +66,7 @@ struct GameRecord {
     moves: Vec<String>,
     /// Every position from the start, for the replay.
     positions: Vec<ReplayStep>,
-    /// Whether the game is being played now (then `/api/games/ID` has it).
+    /// Whether the game can be played on in the browser (then `/api/games/ID` has it).
     live: bool,
 }
 
@@ -74,7 +74,11 @@ async fn show(
     State(app): State<AppState>,
     ApiPath(id): ApiPath<i64>,
 ) -> Result<Json<GameRecord>, AppError> {
-    let stored = app.store().load_game(GameId(id))?;
+    let (stored, seats) = {
+        let store = app.store();
+        (store.load_game(GameId(id))?, store.web_seats(GameId(id))?)
+    };
+    let live = stored.info.status == Status::InProgress && seats.is_some();
     Ok(Json(GameRecord {
         info: InfoView::of(&stored.info),
         moves: stored
@@ -84,7 +88,7 @@ async fn show(
             .map(ToString::to_string)
             .collect(),
         positions: replay(&stored.game),
-        live: app.live(GameId(id)).is_some(),
+        live,
     }))
 }
 

@@ -187,3 +187,158 @@ async fn classic_algorithms_have_no_budget_and_are_refused() {
     assert_eq!(s, StatusCode::BAD_REQUEST, "{v}");
     assert!(error_of(&v).contains("no time budget"), "{v}");
 }
+
+/// Plays `squares` for the side to move with `token`.
+async fn play(app: &Router, id: i64, token: &str, squares: &[&str]) -> Value {
+    let mut last = Value::Null;
+    for sq in squares {
+        let (s, v) = call(
+            app,
+            "POST",
+            &format!("/api/games/{id}/moves"),
+            Some(token),
+            Some(json!({ "square": sq })),
+        )
+        .await;
+        assert_eq!(s, StatusCode::OK, "{sq}: {v}");
+        last = v;
+    }
+    last
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn after_a_restart_a_game_goes_on_with_its_seats_and_tokens() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("games.sqlite3");
+    let config = Config::for_cores(1);
+    let (id, host, guest, code) = {
+        let app = app(AppState::new(Store::open(&path).unwrap(), config.clone()));
+        let (s, created) = call(
+            &app,
+            "POST",
+            "/api/games",
+            None,
+            Some(json!({"white": "human", "remote": "white"})),
+        )
+        .await;
+        assert_eq!(s, StatusCode::CREATED);
+        let id = created["game"]["id"].as_i64().unwrap();
+        let code = created["join_code"].as_str().unwrap().to_string();
+        let (s, j) = call(
+            &app,
+            "POST",
+            &format!("/api/games/{id}/join"),
+            None,
+            Some(json!({ "code": code })),
+        )
+        .await;
+        assert_eq!(s, StatusCode::OK, "{j}");
+        let host = created["token"].as_str().unwrap().to_string();
+        play(&app, id, &host, &["f5"]).await;
+        (id, host, j["token"].as_str().unwrap().to_string(), code)
+    };
+    // A new server over the same database: the page asks for the game and gets it back.
+    let app = app(AppState::new(Store::open(&path).unwrap(), config));
+    let (s, v) = call(&app, "GET", &format!("/api/history/{id}"), None, None).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(v["live"], true, "the history offers to play on: {v}");
+    let (s, v) = call(&app, "GET", &format!("/api/games/{id}"), None, None).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["moves"], json!(["f5"]));
+    assert_eq!(
+        (v["remote"].clone(), v["joined"].clone()),
+        (json!("white"), json!(true))
+    );
+    // Each seat's token still moves for its side only; the seat stays taken.
+    let (s, _) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        Some(&host),
+        Some(json!({"square": "d6"})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::CONFLICT);
+    let v = play(&app, id, &guest, &["d6"]).await;
+    assert_eq!(v["moves"], json!(["f5", "d6"]));
+    let (s, _) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/join"),
+        None,
+        Some(json!({ "code": code })),
+    )
+    .await;
+    assert_eq!(s, StatusCode::CONFLICT);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ended_and_idle_games_leave_memory_and_come_back_from_the_history() {
+    let mut config = Config::for_cores(1);
+    config.ended_grace = Duration::ZERO;
+    config.idle = Duration::ZERO;
+    let state = state_with(config);
+    let app = app(state.clone());
+    let (idle, token, _) = create(&app, json!({"white": "human"})).await;
+    play(&app, idle, &token, &["f5", "d6"]).await;
+    let (done, done_token, _) = create(&app, json!({"size": 4, "white": "human"})).await;
+    let (s, _) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{done}/resign"),
+        Some(&done_token),
+        None,
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(state.loaded(), 2);
+    state.sweep();
+    assert_eq!(state.loaded(), 0, "both games left memory");
+    // The ended game is shown from the history and stays out of memory.
+    let (s, v) = call(&app, "GET", &format!("/api/games/{done}"), None, None).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["over"], true);
+    let (s, v) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{done}/moves"),
+        Some(&done_token),
+        Some(json!({"square": "b1"})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::CONFLICT, "{v}");
+    assert_eq!(state.loaded(), 0);
+    // The idle one is reopened by the next move, its token still good.
+    let v = play(&app, idle, &token, &["c3"]).await;
+    assert_eq!(v["moves"], json!(["f5", "d6", "c3"]));
+    assert_eq!(state.loaded(), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_another_process_writes_is_not_opened() {
+    let mut config = Config::for_cores(1);
+    config.idle = Duration::ZERO;
+    let state = state_with(config);
+    let app = app(state.clone());
+    let (id, token, _) = create(&app, json!({"white": "human"})).await;
+    play(&app, id, &token, &["f5"]).await;
+    let other = reversi_store::Writer {
+        name: "reversi history resume".into(),
+        host: "another-machine".into(),
+        pid: 1,
+    };
+    let lease = Duration::from_secs(600);
+    let game = reversi_store::GameId(id);
+    // Not while the server holds it ...
+    let e = state.store().take_lease(game, &other, lease).unwrap_err();
+    assert!(e.to_string().contains("reversi serve"), "{e}");
+    // ... but once it let go of the idle game.
+    state.sweep();
+    state.store().take_lease(game, &other, lease).unwrap();
+    let (s, v) = call(&app, "GET", &format!("/api/games/{id}"), None, None).await;
+    assert_eq!(s, StatusCode::CONFLICT, "{v}");
+    assert!(
+        error_of(&v).contains("reversi history resume (pid 1 on another-machine)"),
+        "{v}"
+    );
+}

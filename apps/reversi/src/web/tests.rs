@@ -310,7 +310,20 @@ async fn the_levels_come_with_their_names_and_time_per_move() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_people_play_through_a_shared_link_each_on_their_side() {
     let app = test_app();
-    let (id, host, g) = create(&app, json!({"white": "human", "remote": "white"})).await;
+    let (s, created) = call(
+        &app,
+        "POST",
+        "/api/games",
+        None,
+        Some(json!({"white": "human", "remote": "white"})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::CREATED, "{created}");
+    let g = &created["game"];
+    let id = g["id"].as_i64().unwrap();
+    let host = created["token"].as_str().unwrap().to_string();
+    let code = created["join_code"].as_str().unwrap().to_string();
+    assert_eq!(code.len(), 32, "an unguessable code: {code}");
     assert_eq!(g["remote"], "white");
     assert_eq!(g["joined"], false);
     let mut events = {
@@ -325,12 +338,19 @@ async fn two_people_play_through_a_shared_link_each_on_their_side() {
         );
         resp.into_body().into_data_stream()
     };
-    let (s, j) = call(&app, "POST", &format!("/api/games/{id}/join"), None, None).await;
+    // The game's id alone does not take the seat: the link's code does.
+    let join = format!("/api/games/{id}/join");
+    let (s, v) = call(&app, "POST", &join, None, Some(json!({"code": "0"}))).await;
+    assert_eq!(s, StatusCode::FORBIDDEN, "{v}");
+    assert!(error_of(&v).contains("wrong join code"), "{v}");
+    let (s, v) = call(&app, "POST", &join, None, None).await;
+    assert!(s.is_client_error(), "{s} {v}");
+    let (s, j) = call(&app, "POST", &join, None, Some(json!({ "code": code }))).await;
     assert_eq!(s, StatusCode::OK, "{j}");
     assert_eq!(j["color"], "white");
     let guest = j["token"].as_str().unwrap().to_string();
     assert_ne!(guest, host);
-    let (s, v) = call(&app, "POST", &format!("/api/games/{id}/join"), None, None).await;
+    let (s, v) = call(&app, "POST", &join, None, Some(json!({ "code": code }))).await;
     assert_eq!(s, StatusCode::CONFLICT);
     assert!(error_of(&v).contains("already taken"));
     // The guest cannot move for Black, nor the host for White.
@@ -357,6 +377,20 @@ async fn two_people_play_through_a_shared_link_each_on_their_side() {
     let (s, v) = play(guest.clone(), "d6").await;
     assert_eq!(s, StatusCode::OK);
     assert_eq!(v["opening"], "Perpendicular Opening");
+    // Between two browsers every move is final: neither side takes back the other's.
+    assert_eq!(v["can_undo"], false);
+    for token in [&host, &guest] {
+        let (s, v) = call(
+            &app,
+            "POST",
+            &format!("/api/games/{id}/undo"),
+            Some(token),
+            None,
+        )
+        .await;
+        assert_eq!(s, StatusCode::CONFLICT, "{v}");
+        assert!(error_of(&v).contains("every move is final"), "{v}");
+    }
     // The watchers heard every change: the start, the join and both moves.
     use futures_util::StreamExt;
     let mut text = String::new();
@@ -589,7 +623,7 @@ async fn bad_requests_get_a_4xx_naming_the_problem() {
             None,
             None,
             StatusCode::NOT_FOUND,
-            "no game 999 is being played",
+            "no game 999",
         ),
         (
             "GET",
@@ -708,7 +742,7 @@ async fn bad_requests_get_a_4xx_naming_the_problem() {
             "POST",
             format!("/api/games/{id}/join"),
             None,
-            None,
+            Some(r#"{"code": "x"}"#),
             StatusCode::CONFLICT,
             "no seat to join",
         ),

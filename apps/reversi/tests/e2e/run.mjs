@@ -287,7 +287,8 @@ const tests = {
     const guest = await newPage({ reducedMotion: "reduce" });
     const id = await startGame(host, { white: "human", remote: true });
     const link = await host.locator("#share-link").inputValue();
-    assert.equal(link, `${BASE.replace(/\/$/, "")}/#/join/${id}`);
+    // The link carries the game's join code: without it nobody takes the seat.
+    assert.match(link, new RegExp(`^${BASE.replace(/\/$/, "")}/#/join/${id}/[0-9a-f]{32}$`));
     await guest.goto(link);
     await guest.waitForSelector("#game-view:not([hidden])");
     await host.waitForFunction(() => /has joined/.test(document.getElementById("share-status").textContent));
