@@ -9,8 +9,10 @@ pub mod error;
 mod games;
 mod history;
 mod levels;
+mod listen;
 mod live;
 pub mod pool;
+mod status;
 mod view;
 
 use std::collections::HashMap;
@@ -24,11 +26,16 @@ use reversi_store::{GameId, Status, Store, StoreError, WebSeats, Writer};
 
 use self::backend::Backend;
 use self::error::AppError;
+use self::listen::ConnLimits;
+pub use self::live::new_token;
 use self::live::{LiveGame, Seats};
 use self::pool::{PoolLimits, SearchPool};
 
 /// The largest request body accepted (an imported file of games included).
 pub const MAX_BODY: usize = 1 << 20;
+
+/// The header that carries the admin token.
+pub const ADMIN_HEADER: &str = "x-admin-token";
 
 /// How the server names itself to another process that wants one of its games.
 pub const WRITER: &str = "reversi serve";
@@ -51,6 +58,20 @@ pub struct Config {
     pub lease: Duration,
     /// How often the server sweeps (unloads games, renews leases).
     pub sweep_every: Duration,
+    /// Open connections at once, and how long a client may take over a request's headers
+    /// (also how long an idle connection stays open).
+    pub conn: ConnLimits,
+    /// The longest a request may take, from its headers to its answer (a hint or analysis
+    /// included; event streams only until they start).
+    pub request_timeout: Duration,
+    /// Live event streams at once.
+    pub streams: usize,
+    /// The token that deleting and importing history games need (`x-admin-token`); `None`
+    /// lets anyone who reaches the server do both (a local-only server).
+    pub admin_token: Option<String>,
+    /// The host names (without port) requests may be addressed to, against DNS rebinding;
+    /// `None` accepts any.
+    pub allowed_hosts: Option<Vec<String>>,
 }
 
 impl Config {
@@ -65,6 +86,15 @@ impl Config {
             idle: Duration::from_secs(600),
             lease: Duration::from_secs(120),
             sweep_every: Duration::from_secs(15),
+            conn: ConnLimits {
+                connections: 512,
+                header_timeout: Duration::from_secs(15),
+                drain: Duration::from_secs(10),
+            },
+            request_timeout: Duration::from_secs(120),
+            streams: 256,
+            admin_token: None,
+            allowed_hosts: None,
         }
     }
 }
@@ -78,6 +108,10 @@ struct Shared {
     config: Config,
     /// This server as the writer of its games.
     writer: Writer,
+    /// Event streams open now.
+    streams: Arc<std::sync::atomic::AtomicUsize>,
+    /// Raised when the server shuts down (event streams end).
+    closing: tokio::sync::watch::Sender<bool>,
     backend: Backend,
     games: Mutex<HashMap<GameId, Arc<LiveGame>>>,
 }
@@ -91,6 +125,8 @@ impl AppState {
             backend: Backend::new(store, pool, config.search_cap),
             config,
             writer: Writer::this_process(WRITER),
+            streams: Arc::default(),
+            closing: tokio::sync::watch::Sender::new(false),
             games: Mutex::new(HashMap::new()),
         }))
     }
@@ -203,9 +239,77 @@ impl AppState {
         }
     }
 
+    /// Refuses a request without the server's admin token (when it has one).
+    fn require_admin(&self, headers: &axum::http::HeaderMap) -> Result<(), AppError> {
+        let Some(expected) = &self.config().admin_token else {
+            return Ok(());
+        };
+        match headers.get(ADMIN_HEADER).and_then(|v| v.to_str().ok()) {
+            Some(given) if given == expected => Ok(()),
+            Some(_) => Err(AppError::forbidden("wrong admin token")),
+            None => Err(AppError::new(
+                axum::http::StatusCode::UNAUTHORIZED,
+                "deleting and importing games need the server's admin token (printed when it \
+                 started): send it in the x-admin-token header",
+            )),
+        }
+    }
+
+    /// At shutdown: stops every search and lets go of every game (a computer move not made
+    /// yet is made when the game is next opened).
+    fn close(&self) {
+        let games: Vec<Arc<LiveGame>> = self.games().drain().map(|(_, g)| g).collect();
+        let store = self.store();
+        for game in games {
+            game.stop_search();
+            self.backend().cancel_game(game.id);
+            let _ = store.release_lease(game.id, &self.0.writer);
+        }
+    }
+
+    /// Counts an event stream while it lives, or refuses it past the cap.
+    fn stream_slot(&self) -> Result<StreamSlot, AppError> {
+        let n = self
+            .0
+            .streams
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let slot = StreamSlot(Arc::clone(&self.0.streams));
+        if n >= self.config().streams {
+            return Err(AppError::new(
+                axum::http::StatusCode::SERVICE_UNAVAILABLE,
+                format!(
+                    "the server has its {} event streams open: try again shortly",
+                    self.config().streams
+                ),
+            ));
+        }
+        Ok(slot)
+    }
+
+    /// Completes when the server shuts down.
+    fn closing(&self) -> impl std::future::Future<Output = ()> + Send + 'static {
+        let mut rx = self.0.closing.subscribe();
+        async move {
+            let _ = rx.wait_for(|closing| *closing).await;
+        }
+    }
+
+    fn open_streams(&self) -> usize {
+        self.0.streams.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
     /// Games in memory, for tests and the status route.
     fn loaded(&self) -> usize {
         self.games().len()
+    }
+}
+
+/// An open event stream, counted until dropped.
+struct StreamSlot(Arc<std::sync::atomic::AtomicUsize>);
+
+impl Drop for StreamSlot {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
     }
 }
 
@@ -216,16 +320,100 @@ pub fn app(state: AppState) -> Router {
         .nest("/api/games", games::router())
         .nest("/api/history", history::router())
         .nest("/api/levels", levels::router())
+        .nest("/api/server", status::router())
         .fallback(|| async { AppError::not_found("no such page or API route") })
+        .method_not_allowed_fallback(|| async {
+            AppError::new(
+                axum::http::StatusCode::METHOD_NOT_ALLOWED,
+                "this route does not take that method",
+            )
+        })
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            request_timeout,
+        ))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            check_origin,
+        ))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(state)
 }
 
-/// Serves `app` on `listener` until the process ends.
+/// The host name of a `Host` header or an origin's authority, without its port.
+fn host_name(authority: &str) -> &str {
+    if let Some(rest) = authority.strip_prefix('[') {
+        return rest.split(']').next().unwrap_or(rest);
+    }
+    authority.rsplit_once(':').map_or(authority, |(h, _)| h)
+}
+
+/// Refuses requests addressed to a host the server does not answer to (DNS rebinding), and
+/// changes sent from another site's page (an `Origin` that is not the server's own).
+async fn check_origin(
+    axum::extract::State(state): axum::extract::State<AppState>,
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::http::{header, Method};
+    use axum::response::IntoResponse;
+    let host = req
+        .headers()
+        .get(header::HOST)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string);
+    if let (Some(host), Some(allowed)) = (&host, &state.config().allowed_hosts) {
+        let name = host_name(host);
+        if !allowed.iter().any(|a| a.eq_ignore_ascii_case(name)) {
+            return AppError::forbidden(format!(
+                "this server does not answer to host {name:?} (`--allow-host` adds one)"
+            ))
+            .into_response();
+        }
+    }
+    let safe = matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS);
+    if !safe {
+        if let Some(origin) = req.headers().get(header::ORIGIN) {
+            let origin = origin.to_str().unwrap_or("");
+            let authority = origin.split_once("://").map_or("", |(_, a)| a);
+            if host.as_deref() != Some(authority) {
+                return AppError::forbidden(format!(
+                    "a change sent from another site ({}) is refused",
+                    &origin[..origin.len().min(80)]
+                ))
+                .into_response();
+            }
+        }
+    }
+    next.run(req).await
+}
+
+/// Answers 408 when a request (its body included) takes longer than the server allows.
+async fn request_timeout(
+    axum::extract::State(state): axum::extract::State<AppState>,
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let limit = state.config().request_timeout;
+    match tokio::time::timeout(limit, next.run(req)).await {
+        Ok(response) => response,
+        Err(_) => axum::response::IntoResponse::into_response(AppError::new(
+            axum::http::StatusCode::REQUEST_TIMEOUT,
+            format!("the request took longer than {} s", limit.as_secs()),
+        )),
+    }
+}
+
+/// Serves `app` on `listener` until `shutdown` completes; then lets the requests under way
+/// finish, stops the searches and lets go of the games.
 ///
 /// # Errors
 /// When the listener fails.
-pub async fn serve(listener: tokio::net::TcpListener, state: AppState) -> std::io::Result<()> {
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    state: AppState,
+    shutdown: impl std::future::Future<Output = ()>,
+) -> std::io::Result<()> {
     let sweeper = {
         let state = state.clone();
         tokio::spawn(async move {
@@ -236,12 +424,15 @@ pub async fn serve(listener: tokio::net::TcpListener, state: AppState) -> std::i
             }
         })
     };
-    let served = axum::serve(
-        listener,
-        app(state).into_make_service_with_connect_info::<std::net::SocketAddr>(),
-    )
-    .await;
+    let closing = state.0.closing.clone();
+    let shutdown = async move {
+        shutdown.await;
+        // Event streams never end by themselves.
+        closing.send_replace(true);
+    };
+    let served = listen::serve(listener, app(state.clone()), state.config().conn, shutdown).await;
     sweeper.abort();
+    state.close();
     served
 }
 

@@ -44,10 +44,21 @@ async function api(method, path, body, raw) {
     headers["content-type"] = "application/json";
     payload = JSON.stringify(body);
   }
+  // Deleting and importing history games need the server's admin token (printed at its
+  // start): asked for once, then kept in this browser.
+  const admin = localStorage.getItem("reversi-admin-token");
+  if (admin && path.startsWith("/api/history")) headers["x-admin-token"] = admin;
   const resp = await fetch(path, { method, headers, body: payload });
   const text = await resp.text();
   let data = null;
   try { data = text ? JSON.parse(text) : null; } catch (_) { data = text; }
+  if (resp.status === 401 && path.startsWith("/api/history")) {
+    const given = prompt("This needs the server's admin token (printed when it started):");
+    if (given) {
+      localStorage.setItem("reversi-admin-token", given.trim());
+      return api(method, path, body, raw);
+    }
+  }
   if (!resp.ok) {
     const msg = data && data.error ? data.error : resp.status + " " + resp.statusText;
     throw new Error(msg);

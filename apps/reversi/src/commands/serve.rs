@@ -42,10 +42,41 @@ pub struct ServeArgs {
     /// [default: 60].
     #[arg(long, value_name = "SECS")]
     pub analysis_time: Option<u64>,
+    /// Open connections at once; one more is answered 503 [default: 512].
+    #[arg(long, value_name = "N")]
+    pub connections: Option<usize>,
+    /// Live event streams (pages watching a game) at once; one more is answered 503
+    /// [default: 256].
+    #[arg(long, value_name = "N")]
+    pub streams: Option<usize>,
+    /// Seconds a client may take to send a request's headers, and an idle connection stays
+    /// open [default: 15].
+    #[arg(long, value_name = "SECS")]
+    pub header_timeout: Option<u64>,
+    /// Seconds a request may take from its headers to its answer [default: 120].
+    #[arg(long, value_name = "SECS")]
+    pub request_timeout: Option<u64>,
+    /// Seconds a game nobody watches stays in memory (it is reopened from the history when
+    /// asked for) [default: 600].
+    #[arg(long, value_name = "SECS")]
+    pub idle: Option<u64>,
+    /// Read the admin token (that deleting and importing history games need) from this file
+    /// [default: $REVERSI_ADMIN_TOKEN, else a new one printed at the start].
+    #[arg(long, value_name = "PATH")]
+    pub admin_token_file: Option<PathBuf>,
+    /// Let anyone who reaches the server delete and import games, with no token (only for a
+    /// server listening on this machine alone).
+    #[arg(long)]
+    pub no_admin_token: bool,
+    /// A host name the server answers to besides its own address (the name people reach it
+    /// by); may be repeated. A server on 127.0.0.1 answers to localhost and its address only; one
+    /// on another address with no --allow-host answers to any name.
+    #[arg(long, value_name = "NAME")]
+    pub allow_host: Vec<String>,
 }
 
 pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
-    let path = crate::frontend::db_path(args.db)?;
+    let path = crate::frontend::db_path(args.db.clone())?;
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
@@ -67,6 +98,33 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     if let Some(s) = args.analysis_time {
         config.analysis_time = Duration::from_secs(s);
     }
+    if let Some(n) = args.connections {
+        config.conn.connections = n.max(1);
+    }
+    if let Some(n) = args.streams {
+        config.streams = n;
+    }
+    if let Some(s) = args.header_timeout {
+        config.conn.header_timeout = Duration::from_secs(s.max(1));
+    }
+    if let Some(s) = args.request_timeout {
+        config.request_timeout = Duration::from_secs(s.max(1));
+    }
+    if let Some(s) = args.idle {
+        config.idle = Duration::from_secs(s);
+    }
+    let local = args.addr.ip().is_loopback();
+    config.admin_token = admin_token(&args, local)?;
+    config.allowed_hosts = if local || !args.allow_host.is_empty() {
+        let mut hosts = args.allow_host.clone();
+        hosts.push(args.addr.ip().to_string());
+        if local {
+            hosts.extend(["localhost", "127.0.0.1", "::1"].map(String::from));
+        }
+        Some(hosts)
+    } else {
+        None
+    };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -80,10 +138,76 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
             "reversi: serving on http://{addr}/ (games saved to {})",
             path.display()
         )?;
+        match &config.admin_token {
+            Some(token) if args.admin_token_file.is_none() => {
+                outln!("admin token (deleting and importing history games): {token}")?;
+            }
+            Some(_) => {}
+            None => outln!("no admin token: anyone who reaches this server may delete games")?,
+        }
         outln!("press Ctrl-C to stop")?;
         use std::io::Write;
         std::io::stdout().flush()?;
-        serve(listener, AppState::new(store, config)).await?;
+        serve(listener, AppState::new(store, config), shutdown_signal()).await?;
+        outln!("reversi: stopped")?;
         Ok(ExitCode::SUCCESS)
     })
+}
+
+/// Completes at Ctrl-C or (on Unix) SIGTERM.
+async fn shutdown_signal() {
+    let interrupt = async {
+        // Without a handler the signal's default (ending the process) still applies.
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = interrupt => {}
+        () = terminate => {}
+    }
+}
+
+/// The admin token: from the file, the environment, or new; none when turned off (refused for
+/// a server other machines can reach).
+fn admin_token(args: &ServeArgs, local: bool) -> anyhow::Result<Option<String>> {
+    if args.no_admin_token {
+        anyhow::ensure!(
+            local,
+            "--no-admin-token is only for a server on this machine alone (--addr 127.0.0.1:...): \
+             on {} anyone who reaches it could delete the history",
+            args.addr
+        );
+        return Ok(None);
+    }
+    if let Some(path) = &args.admin_token_file {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read the admin token from {}", path.display()))?;
+        let token = text.trim().to_string();
+        anyhow::ensure!(
+            !token.is_empty(),
+            "{}: the admin token file is empty",
+            path.display()
+        );
+        return Ok(Some(token));
+    }
+    if let Some(token) = std::env::var("REVERSI_ADMIN_TOKEN")
+        .ok()
+        .map(|t| t.trim().to_string())
+        .filter(|t| !t.is_empty())
+    {
+        return Ok(Some(token));
+    }
+    Ok(Some(crate::web::new_token()))
 }

@@ -352,6 +352,7 @@ async fn events(
     ApiPath(id): ApiPath<i64>,
 ) -> Result<Sse<impl Stream<Item = Result<SseEvent, Infallible>>>, AppError> {
     let game = app.open(GameId(id))?;
+    let slot = app.stream_slot()?;
     let rx = game.subscribe();
     let mut first = Vec::new();
     {
@@ -361,15 +362,17 @@ async fn events(
             first.push(Ok(sse(&Event::Thinking(Arc::<ThinkingView>::clone(t)))));
         }
     }
-    let rest = stream::unfold(rx, |mut rx| async move {
+    // The slot goes with the stream: counted until the client goes away.
+    let rest = stream::unfold((rx, slot), |(mut rx, slot)| async move {
         loop {
             match rx.recv().await {
-                Ok(ev) => return Some((Ok(sse(&ev)), rx)),
+                Ok(ev) => return Some((Ok(sse(&ev)), (rx, slot))),
                 // A slow reader missed some reports; the next state brings it up to date.
                 Err(RecvError::Lagged(_)) => {}
                 Err(RecvError::Closed) => return None,
             }
         }
     });
-    Ok(Sse::new(stream::iter(first).chain(rest)).keep_alive(KeepAlive::default()))
+    let stream = stream::iter(first).chain(rest).take_until(app.closing());
+    Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
 }

@@ -5,7 +5,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use axum::extract::State;
-use axum::http::{header, StatusCode};
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::IntoResponse;
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -95,7 +95,9 @@ async fn show(
 async fn delete(
     State(app): State<AppState>,
     ApiPath(id): ApiPath<i64>,
+    headers: HeaderMap,
 ) -> Result<StatusCode, AppError> {
+    app.require_admin(&headers)?;
     let id = GameId(id);
     let live = app.games().remove(&id);
     if let Some(game) = live {
@@ -219,14 +221,32 @@ fn read_upload(body: &[u8], q: &ImportQuery) -> Result<Vec<ImportGame>, AppError
 
 async fn import(
     State(app): State<AppState>,
+    headers: HeaderMap,
     ApiQuery(q): ApiQuery<ImportQuery>,
     ApiBytes(body): ApiBytes,
 ) -> Result<(StatusCode, Json<Imported>), AppError> {
+    app.require_admin(&headers)?;
     let games = read_upload(&body, &q)?;
     if games.is_empty() {
         return Err(AppError::new(
             StatusCode::UNPROCESSABLE_ENTITY,
             "the file holds no games",
+        ));
+    }
+    // A few moves with no end and no result are a fragment, not a game for the history.
+    if let Some((i, g)) = games
+        .iter()
+        .enumerate()
+        .find(|(_, g)| g.status == Status::Abandoned)
+    {
+        return Err(AppError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            format!(
+                "game {} of the file ({} moves) neither ends nor gives a result: not a whole \
+                 game, so nothing was imported",
+                i + 1,
+                g.moves.len()
+            ),
         ));
     }
     let report = app.store().import_games(&games, &mut |_| {})?;

@@ -161,7 +161,7 @@ const NO_TAKEBACKS: &str =
     "in a game between two browsers every move is final: undo and redo are off";
 
 /// A fresh random token (128 bits from the process's hash keys and the clock).
-fn new_token() -> String {
+pub fn new_token() -> String {
     let mut out = String::new();
     for _ in 0..2 {
         let mut h = RandomState::new().build_hasher();
@@ -280,6 +280,11 @@ impl LiveGame {
     /// The state, even if a request panicked while holding it.
     pub fn lock(&self) -> MutexGuard<'_, GameState> {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Stops the computer's search (at shutdown).
+    pub fn stop_search(&self) {
+        self.lock().cancel_search();
     }
 
     /// Whether the game may leave memory: ended more than `grace` ago, or idle (nobody

@@ -342,3 +342,124 @@ async fn a_game_another_process_writes_is_not_opened() {
         "{v}"
     );
 }
+
+#[tokio::test]
+async fn deleting_and_importing_need_the_admin_token() {
+    let mut config = Config::for_cores(1);
+    config.admin_token = Some("s3cret".into());
+    let app = app(state_with(config));
+    let (id, _, _) = create(&app, json!({"white": "human"})).await;
+    let uri = format!("/api/history/{id}");
+    let (s, v) = call(&app, "DELETE", &uri, None, None).await;
+    assert_eq!(s, StatusCode::UNAUTHORIZED, "{v}");
+    assert!(error_of(&v).contains("admin token"), "{v}");
+    let with = |token: &'static str| {
+        axum::http::Request::delete(uri.as_str())
+            .header("x-admin-token", token)
+            .body(axum::body::Body::empty())
+            .unwrap()
+    };
+    use tower::ServiceExt;
+    let resp = app.clone().oneshot(with("wrong")).await.unwrap();
+    assert_eq!(resp.status(), StatusCode::FORBIDDEN);
+    let resp = app.clone().oneshot(with("s3cret")).await.unwrap();
+    assert_eq!(resp.status(), StatusCode::NO_CONTENT);
+    let (s, _, _) = super::tests::send(
+        &app,
+        "POST",
+        "/api/history/import",
+        None,
+        Some(axum::body::Body::from("f5d6c3d3c4f4f6f3e6e7d7g6\n")),
+        "text/plain",
+    )
+    .await;
+    assert_eq!(s, StatusCode::UNAUTHORIZED);
+}
+
+#[tokio::test]
+async fn foreign_hosts_and_cross_site_changes_are_refused() {
+    let mut config = Config::for_cores(1);
+    config.allowed_hosts = Some(vec!["localhost".into(), "127.0.0.1".into()]);
+    let app = app(state_with(config));
+    use tower::ServiceExt;
+    let request = |method: &str, host: &str, origin: Option<&str>| {
+        let mut r = axum::http::Request::builder()
+            .method(method)
+            .uri("/api/games")
+            .header("host", host)
+            .header("content-type", "application/json");
+        if let Some(o) = origin {
+            r = r.header("origin", o);
+        }
+        r.body(axum::body::Body::from("{}")).unwrap()
+    };
+    // DNS rebinding: the page of evil.example resolving to 127.0.0.1.
+    let resp = app
+        .clone()
+        .oneshot(request("POST", "evil.example:8080", None))
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), StatusCode::FORBIDDEN);
+    // A form or fetch posted from another site to the right host.
+    let resp = app
+        .clone()
+        .oneshot(request(
+            "POST",
+            "127.0.0.1:8080",
+            Some("http://evil.example"),
+        ))
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), StatusCode::FORBIDDEN);
+    let resp = app
+        .clone()
+        .oneshot(request(
+            "POST",
+            "localhost:8080",
+            Some("http://localhost:8080"),
+        ))
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), StatusCode::CREATED);
+}
+
+#[tokio::test]
+async fn errors_quote_a_short_excerpt_and_refusals_are_json() {
+    let app = app(state_with(Config::for_cores(1)));
+    let long = "x".repeat(100_000);
+    let (s, v) = call(
+        &app,
+        "POST",
+        "/api/games",
+        None,
+        Some(json!({ "black": long })),
+    )
+    .await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    let e = error_of(&v);
+    assert!(
+        e.len() < 400 && e.contains("100") && e.contains("xxxx"),
+        "{e}"
+    );
+    let (s, v) = call(&app, "PATCH", "/api/games", None, None).await;
+    assert_eq!(s, StatusCode::METHOD_NOT_ALLOWED);
+    assert!(error_of(&v).contains("method"), "{v}");
+}
+
+#[tokio::test]
+async fn an_upload_of_a_fragment_is_not_imported() {
+    let app = app(state_with(Config::for_cores(1)));
+    let (s, v, _) = super::tests::send(
+        &app,
+        "POST",
+        "/api/history/import",
+        None,
+        Some(axum::body::Body::from("f5d6c3\n")),
+        "text/plain",
+    )
+    .await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+    assert!(error_of(&v).contains("not a whole game"), "{v}");
+    let (_, list) = call(&app, "GET", "/api/history", None, None).await;
+    assert_eq!(list, json!([]));
+}
