@@ -443,7 +443,7 @@ fn a_version_2_database_gains_seats_and_leases_and_keeps_its_games() {
         )
         .unwrap();
     }
-    let mut store = Store::open(&path).unwrap();
+    let store = Store::open(&path).unwrap();
     assert_eq!(store.game_info(GameId(1)).unwrap().black.name, "Ann");
     assert_eq!(store.web_seats(GameId(1)).unwrap(), None);
     let me = reversi_store::Writer::this_process("test");
