@@ -7,7 +7,7 @@
 // long a weak computer takes to answer while two level-60 hints run.
 //
 //   node scripts/bench-web.mjs [--bin target/release/reversi] [--games 200]
-//        [--concurrent 200] [--level 1] [--victim]
+//        [--concurrent 200] [--level 1] [--victim] [--settle SECONDS]
 //
 // Needs Node 18 or later (fetch). Linux only for the memory figures (/proc).
 
@@ -44,8 +44,11 @@ function pct(sorted, p) {
 async function startServer(dir) {
   const child = spawn(
     BIN,
-    ["serve", "--addr", "127.0.0.1:0", "--db", join(dir, "games.sqlite3"), "--connections", "4096", "--streams", "4096"],
-    { stdio: ["ignore", "pipe", "inherit"] },
+    [
+      "serve", "--addr", "127.0.0.1:0", "--db", join(dir, "games.sqlite3"), "--no-admin-token",
+      "--connections", "4096", "--streams", "4096",
+    ],
+    { stdio: ["ignore", "pipe", "ignore"] },
   );
   const url = await new Promise((resolve, reject) => {
     let out = "";
@@ -84,7 +87,8 @@ async function playGame(url) {
   const token = created.token;
   while (!g.over) {
     if (!g.human_turn) {
-      await new Promise((r) => setTimeout(r, 20));
+      // A page would hear the reply on its event stream; polling stands in for it.
+      await new Promise((r) => setTimeout(r, 100));
       g = await call(url, "GET", `/api/games/${g.id}`);
       continue;
     }
@@ -127,7 +131,7 @@ try {
       await playGame(url).catch((e) => errors.push(e.message));
     }
   };
-  const victimMs = args.victim ? victim(url) : null;
+  const victimMs = args.victim ? victim(url).catch((e) => e) : null;
   await Promise.all(Array.from({ length: Math.min(CONCURRENT, GAMES) }, worker));
   clearInterval(sampler);
   const seconds = (performance.now() - started) / 1000;
@@ -140,7 +144,16 @@ try {
   );
   console.log(`memory (RSS): ${idle} MiB at start, ${peak} MiB at the peak, ${rssMiB(child.pid)} MiB after the games`);
   console.log(`games still in memory right after: ${status.games_loaded}`);
-  if (victimMs) console.log(`level 1's first move while two level-60 hints run: ${(await victimMs).toFixed(0)} ms`);
+  if (args.settle) {
+    // Ended games leave memory a minute after they end (the history serves them).
+    await new Promise((r) => setTimeout(r, Number(args.settle) * 1000));
+    const later = await call(url, "GET", "/api/server");
+    console.log(`after ${args.settle} s more: ${rssMiB(child.pid)} MiB, ${later.games_loaded} games in memory`);
+  }
+  if (victimMs) {
+    const ms = await victimMs;
+    console.log(`level 1's first move while two level-60 hints run: ${typeof ms === "number" ? ms.toFixed(0) + " ms" : ms}`);
+  }
 } finally {
   child.kill("SIGTERM");
   rmSync(dir, { recursive: true, force: true });
