@@ -222,7 +222,7 @@ const tests = {
       .evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-id")));
     const before = await ids();
     await page.setInputFiles("#import-file", {
-      name: "upload.txt", mimeType: "text/plain", buffer: Buffer.from("d3e3f6c5b5b6f3f2e2d2c1d1c3b4e1g3\n"),
+      name: "upload.txt", mimeType: "text/plain", buffer: Buffer.from("d3e3f6c5b5b6f3f2e2d2c1d1c3b4e1g3 B+4\n"),
     });
     await page.click("#import-form button[type=submit]");
     await page.waitForFunction(() => /1 added/.test(document.getElementById("import-status").textContent));
