@@ -9,6 +9,7 @@ mod games;
 mod history;
 mod levels;
 mod live;
+pub mod site;
 mod view;
 
 use std::collections::HashMap;
@@ -21,6 +22,7 @@ use reversi_store::{GameId, Store};
 use self::backend::Backend;
 use self::error::AppError;
 use self::live::LiveGame;
+use self::site::Site;
 
 /// The largest request body accepted (an imported file of games included).
 pub const MAX_BODY: usize = 1 << 20;
@@ -33,16 +35,32 @@ pub struct AppState(Arc<Shared>);
 struct Shared {
     backend: Backend,
     games: Mutex<HashMap<GameId, Arc<LiveGame>>>,
+    site: Site,
 }
 
 impl AppState {
-    /// State over `store`, with at most `searches` engine searches at a time.
+    /// State over `store`, with at most `searches` engine searches at a time (the tests'; the
+    /// server knows its address and uses [`AppState::with_site`]).
+    #[cfg(test)]
     #[must_use]
     pub fn new(store: Store, searches: usize) -> AppState {
+        AppState::with_site(store, searches, Site::default())
+    }
+
+    /// State over `store`, with at most `searches` engine searches at a time, for a server
+    /// reached as `site` says (the page's links).
+    #[must_use]
+    pub fn with_site(store: Store, searches: usize, site: Site) -> AppState {
         AppState(Arc::new(Shared {
             backend: Backend::new(store, searches),
             games: Mutex::new(HashMap::new()),
+            site,
         }))
+    }
+
+    /// How people reach the server.
+    fn site(&self) -> &Site {
+        &self.0.site
     }
 
     /// The history and the search pool.
@@ -77,6 +95,7 @@ pub fn app(state: AppState) -> Router {
         .nest("/api/games", games::router())
         .nest("/api/history", history::router())
         .nest("/api/levels", levels::router())
+        .nest("/api/site", site::router())
         .fallback(|| async { AppError::not_found("no such page or API route") })
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(state)

@@ -225,6 +225,7 @@ fn list(
         limit: (limit > 0).then_some(limit),
         player,
         status,
+        offset: 0,
     };
     let games = store.list_games(&filter)?;
     if games.is_empty() {

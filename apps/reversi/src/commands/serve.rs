@@ -9,6 +9,7 @@ use anyhow::Context;
 use clap::Args;
 use reversi_store::Store;
 
+use crate::web::site::{PublicUrl, Site};
 use crate::web::{serve, AppState};
 
 /// `reversi serve` options.
@@ -26,6 +27,11 @@ pub struct ServeArgs {
     /// cores].
     #[arg(long)]
     pub searches: Option<usize>,
+    /// The address people elsewhere reach this server by (`http://192.168.1.5:8080/`, or a
+    /// proxy's `https://…`), for the links the page hands out [default: the address the
+    /// browser used].
+    #[arg(long, value_name = "URL")]
+    pub public_url: Option<PublicUrl>,
 }
 
 pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
@@ -50,10 +56,17 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
             "reversi: serving on http://{addr}/ (games saved to {})",
             path.display()
         )?;
+        if let Some(url) = &args.public_url {
+            outln!("links for other people name {}", url.as_str())?;
+        }
         outln!("press Ctrl-C to stop")?;
         use std::io::Write;
         std::io::stdout().flush()?;
-        serve(listener, AppState::new(store, searches)).await?;
+        let site = Site {
+            public_url: args.public_url,
+            listen: Some(addr),
+        };
+        serve(listener, AppState::with_site(store, searches, site)).await?;
         Ok(ExitCode::SUCCESS)
     })
 }
