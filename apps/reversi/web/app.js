@@ -804,7 +804,7 @@ async function openReplay(id) {
   slider.max = String(record.positions.length - 1);
   $("graph").replaceChildren();
   $("analysis-status").textContent = "";
-  $("replay-continue").hidden = !record.live;
+  $("replay-continue").hidden = !record.live || record.info.status !== "in_progress";
   $("replay-continue").href = `#/game/${id}`;
   renderReplayMoves();
   replayTo(app.replay.index);
