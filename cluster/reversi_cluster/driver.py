@@ -113,7 +113,7 @@ class Driver:
                 try:
                     written, seconds, node = ray.get(ref)
                 except (ray.exceptions.RayError, tasks.ShardFailed) as e:
-                    reason = str(e).strip().splitlines()[0][:300] if str(e).strip() else type(e).__name__
+                    reason = _reason(e)
                     if attempts[k] > self.retries:
                         raise StageFailed(
                             f"{label}: shard {k}/{count} failed {attempts[k]} times, last: {reason}"
@@ -172,6 +172,16 @@ class Driver:
             _write(os.path.join(out_dir, name), data)
         _write(self._marker(out_dir, k, count), "".join(n + "\n" for n in written).encode())
         return positions
+
+
+def _reason(error):
+    """A failure in one line: the binary's own error for a shard that exited with one (Ray
+    wraps it with a traceback), else Ray's message (a worker or node that died)."""
+    cause = getattr(error, "cause", None) or error
+    if isinstance(cause, tasks.ShardFailed):
+        return str(cause)[:400]
+    lines = [line for line in str(cause).splitlines() if line.strip()]
+    return lines[0][:300] if lines else type(cause).__name__
 
 
 def _write(path, data):

@@ -105,9 +105,9 @@ def run_shard(spec):
         )
         seconds = time.monotonic() - started
         if done.returncode != 0:
-            tail = done.stderr.decode("utf-8", "replace")[-2000:]
+            lines = [l for l in done.stderr.decode("utf-8", "replace").splitlines() if l.strip()]
             raise ShardFailed(
-                f"shard {k}/{n}: {' '.join(spec['args'])} exited with {done.returncode}: {tail}"
+                f"shard {k}/{n}: reversi exited with {done.returncode}: " + " | ".join(lines[-3:])
             )
         written = {}
         for name in sorted(os.listdir(out)):
