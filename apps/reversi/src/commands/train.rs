@@ -6,6 +6,7 @@ mod label;
 mod measure;
 mod parallel;
 mod probcut;
+mod records;
 mod selfplay;
 mod shard;
 

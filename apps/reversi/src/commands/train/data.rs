@@ -2,10 +2,9 @@
 //! near the end and by the games' theoretical scores before that, one file per year (or per
 //! year and shard).
 //!
-//! A data file is the magic `RVTRAIN1` then 18-byte records: the player's and the opponent's
-//! discs (u64 little-endian, side to move first), the label (i8, final disc difference for
-//! the side to move) and how it was found ([`Kind`]). Each file is written beside its final
-//! name and renamed once complete, so an interrupted run resumes with the next file.
+//! The files are those of records.rs (or shard files, shard.rs). Each is written beside
+//! its final name and renamed once complete, so an interrupted run resumes with the next
+//! file.
 //!
 //! Every game is labelled on its own (a cleared table, exact solves), so the records do not
 //! depend on the threads or on the sharding: `--shard K/N` takes the games whose number in
@@ -20,146 +19,24 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
 use reversi_engine::engine::{Engine, Limits};
-use reversi_engine::pattern::fit::Sample;
 use reversi_engine::search::final_score;
 use reversi_engine::{Board, Sq};
 use reversi_formats::wthor::{parse_wtb, Game};
 
 use super::parallel;
+use super::records::decode_file;
+pub use super::records::{encode, files, Kind, Record};
 use super::shard::{self, Shard, ShardFile};
-
-const MAGIC: &[u8; 8] = b"RVTRAIN1";
-/// Bytes of a record.
-pub const RECORD: usize = 18;
-
-/// How a label was found.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[repr(u8)]
-pub enum Kind {
-    /// Solved exactly by this program.
-    Solved = 0,
-    /// The game's theoretical score (perfect play from 24 empties): exact for the position
-    /// at 24 empties, the best available value before it.
-    Theoretical = 1,
-    /// The theoretical score at exactly 24 empties, where WTHOR's solve started: exact.
-    Exact24 = 2,
-    /// A deeper search's value (self-play).
-    Searched = 3,
-}
-
-impl Kind {
-    fn from_byte(b: u8) -> Option<Kind> {
-        [
-            Kind::Solved,
-            Kind::Theoretical,
-            Kind::Exact24,
-            Kind::Searched,
-        ]
-        .into_iter()
-        .find(|k| *k as u8 == b)
-    }
-
-    /// Whether the label is the position's exact value.
-    pub fn is_exact(self) -> bool {
-        matches!(self, Kind::Solved | Kind::Exact24)
-    }
-}
-
-/// A labelled position of a data file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Record {
-    pub board: Board,
-    pub label: i8,
-    pub kind: Kind,
-}
-
-impl Record {
-    pub fn sample(&self) -> Sample {
-        Sample {
-            board: self.board,
-            label: self.label,
-        }
-    }
-}
-
-pub fn encode(records: &[Record]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(8 + RECORD * records.len());
-    out.extend_from_slice(MAGIC);
-    encode_records(records, &mut out);
-    out
-}
-
-/// Appends the records' bytes (as in a data file, without the magic).
-pub fn encode_records(records: &[Record], out: &mut Vec<u8>) {
-    for r in records {
-        out.extend_from_slice(&r.board.player.to_le_bytes());
-        out.extend_from_slice(&r.board.opponent.to_le_bytes());
-        out.push(r.label as u8);
-        out.push(r.kind as u8);
-    }
-}
-
-/// Records from their bytes; `Err(i)` when record `i` is damaged or cut short.
-pub fn decode_records(bytes: &[u8]) -> Result<Vec<Record>, usize> {
-    let whole = bytes.len() / RECORD;
-    let mut out = Vec::with_capacity(whole);
-    for (i, c) in bytes.chunks(RECORD).enumerate() {
-        if c.len() < RECORD {
-            return Err(i);
-        }
-        let word = |at: usize| {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(&c[at..at + 8]);
-            u64::from_le_bytes(w)
-        };
-        let board = Board::new(word(0), word(8));
-        let label = c[16] as i8;
-        match Kind::from_byte(c[17]) {
-            Some(kind) if board.player & board.opponent == 0 && label.abs() <= 64 => {
-                out.push(Record { board, label, kind });
-            }
-            _ => return Err(i),
-        }
-    }
-    Ok(out)
-}
 
 /// Reads a data file, or the records of a shard file (`--shard`, see shard.rs).
 pub fn read(path: &Path) -> anyhow::Result<Vec<Record>> {
     let bytes = fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    let name = path.display().to_string();
     if ShardFile::is_shard(&bytes) {
-        let file = ShardFile::from_bytes(&bytes, &path.display().to_string())?;
+        let file = ShardFile::from_bytes(&bytes, &name)?;
         return Ok(file.records().copied().collect());
     }
-    if bytes.len() < 8 || &bytes[..8] != MAGIC {
-        bail!("{} is not a training data file", path.display());
-    }
-    let body = &bytes[8..];
-    if body.len() % RECORD != 0 {
-        bail!(
-            "{} is cut short: {} bytes after the magic is not a whole number of {RECORD}-byte records",
-            path.display(),
-            body.len()
-        );
-    }
-    decode_records(body).map_err(|i| anyhow::anyhow!("{}: record {i} is damaged", path.display()))
-}
-
-/// The data files of a folder: (year or name, path), sorted by name.
-pub fn files(dir: &Path) -> anyhow::Result<Vec<(String, PathBuf)>> {
-    let mut out = Vec::new();
-    for e in fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))? {
-        let path = e?.path();
-        if path.extension().is_some_and(|x| x == "bin") {
-            let stem = path
-                .file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            out.push((stem, path));
-        }
-    }
-    out.sort();
-    Ok(out)
+    decode_file(&bytes, &name)
 }
 
 /// The year of a data file named `wthor-YYYY` or `wthor-YYYY-K-of-N` (a shard).

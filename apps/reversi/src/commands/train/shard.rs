@@ -28,7 +28,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context};
 use reversi_engine::pattern::crc32;
 
-use super::data::{self, Record};
+use super::records::{self, Record};
 
 const MAGIC: &[u8; 8] = b"RVSHARD1";
 
@@ -93,7 +93,7 @@ impl ShardFile {
             push_u32(&mut out, records.len());
         }
         for (_, records) in &self.parts {
-            data::encode_records(records, &mut out);
+            records::encode_records(records, &mut out);
         }
         let crc = crc32(&out);
         out.extend_from_slice(&crc.to_le_bytes());
@@ -150,8 +150,8 @@ impl ShardFile {
         }
         let mut parts = Vec::with_capacity(table.len());
         for (number, len) in table {
-            let bytes = take(len.saturating_mul(data::RECORD))?;
-            let records = data::decode_records(bytes)
+            let bytes = take(len.saturating_mul(records::RECORD))?;
+            let records = records::decode_records(bytes)
                 .map_err(|i| anyhow::anyhow!("{name}: record {i} of unit {number} is damaged"))?;
             parts.push((number, records));
         }
@@ -269,7 +269,7 @@ pub fn merge(out: &Path, inputs: &[PathBuf]) -> anyhow::Result<Vec<(PathBuf, usi
     let mut paths = Vec::new();
     for input in inputs {
         if input.is_dir() {
-            for (_, path) in data::files(input)? {
+            for (_, path) in records::files(input)? {
                 paths.push(path);
             }
         } else {
@@ -302,7 +302,7 @@ pub fn merge(out: &Path, inputs: &[PathBuf]) -> anyhow::Result<Vec<(PathBuf, usi
         let records = join(&files)?;
         let path = out.join(&target);
         let tmp = path.with_extension("bin.part");
-        fs::write(&tmp, data::encode(&records))
+        fs::write(&tmp, records::encode(&records))
             .with_context(|| format!("writing {}", tmp.display()))?;
         fs::rename(&tmp, &path).with_context(|| format!("renaming {}", tmp.display()))?;
         written.push((path, records.len()));
@@ -313,7 +313,7 @@ pub fn merge(out: &Path, inputs: &[PathBuf]) -> anyhow::Result<Vec<(PathBuf, usi
 #[cfg(test)]
 mod tests {
     use super::*;
-    use data::Kind;
+    use records::Kind;
     use reversi_engine::Board;
 
     fn record(n: u64) -> Record {
@@ -360,11 +360,11 @@ mod tests {
 
     #[test]
     fn joins_in_unit_order_whatever_the_count_and_order() {
-        let whole = data::encode(&join(&shards(11, 1)).expect("one shard"));
+        let whole = records::encode(&join(&shards(11, 1)).expect("one shard"));
         for count in [2, 7] {
             let mut parts = shards(11, count);
             parts.reverse();
-            let joined = data::encode(&join(&parts).expect("joins"));
+            let joined = records::encode(&join(&parts).expect("joins"));
             assert_eq!(joined, whole, "{count} shards");
         }
     }
