@@ -22,7 +22,6 @@ use reversi_store::{GameId, Store};
 use self::backend::Backend;
 use self::error::AppError;
 use self::live::LiveGame;
-use self::site::Site;
 
 /// The largest request body accepted (an imported file of games included).
 pub const MAX_BODY: usize = 1 << 20;
@@ -35,7 +34,7 @@ pub struct AppState(Arc<Shared>);
 struct Shared {
     backend: Backend,
     games: Mutex<HashMap<GameId, Arc<LiveGame>>>,
-    site: Site,
+    site: site::Site,
 }
 
 impl AppState {
@@ -44,13 +43,13 @@ impl AppState {
     #[cfg(test)]
     #[must_use]
     pub fn new(store: Store, searches: usize) -> AppState {
-        AppState::with_site(store, searches, Site::default())
+        AppState::with_site(store, searches, site::Site::default())
     }
 
     /// State over `store`, with at most `searches` engine searches at a time, for a server
     /// reached as `site` says (the page's links).
     #[must_use]
-    pub fn with_site(store: Store, searches: usize, site: Site) -> AppState {
+    pub fn with_site(store: Store, searches: usize, site: site::Site) -> AppState {
         AppState(Arc::new(Shared {
             backend: Backend::new(store, searches),
             games: Mutex::new(HashMap::new()),
@@ -59,7 +58,7 @@ impl AppState {
     }
 
     /// How people reach the server.
-    fn site(&self) -> &Site {
+    fn site(&self) -> &site::Site {
         &self.0.site
     }
 
