@@ -142,3 +142,139 @@ fn a_finished_position_is_accepted_as_a_finished_game() {
     let out = reversi(&db, &["play", "--plain", "--position", &full], "").assert_success();
     assert!(out.stdout.contains("Black wins 63-1"), "{}", out.stdout);
 }
+
+/// Runs `reversi analyze ARGS…`.
+fn analyze(args: &[&str]) -> Output {
+    TestCommand::new(env!("CARGO_BIN_EXE_reversi"))
+        .arg("analyze")
+        .args(args)
+        .run()
+}
+
+fn json(out: &Output) -> serde_json::Value {
+    serde_json::from_str(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", out.stdout))
+}
+
+#[test]
+fn analyze_scores_every_move_with_its_kind_and_line() {
+    let out = analyze(&["f5d6c3d3c4", "--level", "4"]).assert_success();
+    assert!(
+        out.stdout.contains("White to move; level 4:"),
+        "{}",
+        out.stdout
+    );
+    let v = json(&analyze(&["f5d6c3d3c4", "--level", "4", "--json"]).assert_success());
+    assert_eq!(v["to_move"], "white");
+    let moves = v["moves"].as_array().unwrap();
+    let mut names: Vec<&str> = moves.iter().map(|m| m["move"].as_str().unwrap()).collect();
+    names.sort_unstable();
+    assert_eq!(names, ["b3", "b5", "f3", "f4", "g5", "g6"]);
+    for m in moves {
+        assert_eq!(m["kind"]["name"], "depth", "{m}");
+        assert_eq!(m["kind"]["depth"], 4, "{m}");
+        let line = m["line"].as_array().unwrap();
+        assert_eq!(line[0], m["move"], "the line starts with the move: {m}");
+        assert!(line.len() > 1, "a depth-4 search knows the replies: {m}");
+        // The text table shows the same move, score and line.
+        let row = format!(
+            "{:<4}  {:>5}  depth 4",
+            m["move"].as_str().unwrap(),
+            m["shown"].as_str().unwrap()
+        );
+        assert!(out.stdout.contains(&row), "{row:?} in {}", out.stdout);
+    }
+    let scores: Vec<i64> = moves.iter().map(|m| m["score"].as_i64().unwrap()).collect();
+    assert!(
+        scores.windows(2).all(|w| w[0] >= w[1]),
+        "best first: {scores:?}"
+    );
+}
+
+#[test]
+fn analyze_tags_exact_depth_and_book_scores() {
+    // 14 empties, Black to move: level 10 solves it exactly; G8 is the best move (+18).
+    let obf = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X;";
+    let v = json(&analyze(&[obf, "--level", "10", "--json"]).assert_success());
+    assert_eq!(v["moves"][0]["move"], "g8");
+    assert_eq!(v["moves"][0]["score"], 18);
+    assert_eq!(v["moves"][0]["kind"]["name"], "exact");
+    let line = v["moves"][0]["line"].as_array().unwrap();
+    // The table keeps the line until the solver's last few empties.
+    assert!(line.len() >= 4, "{line:?}");
+    // Level 3 does not solve 14 empties: its scores are a depth's.
+    let v = json(&analyze(&[obf, "--level", "3", "--json"]).assert_success());
+    assert_eq!(v["moves"][0]["kind"]["name"], "depth");
+
+    // A book with the start and f5: the start's moves are all the book's.
+    let dir = tempfile::tempdir().unwrap();
+    let text = dir.path().join("book.txt");
+    let book = dir.path().join("book.bin");
+    std::fs::write(
+        &text,
+        "---------------------------OX------XO--------------------------- X; games=10 depth=12 leaf=f5:+1\n\
+         ---------------------------OX------XXX-------------------------- O; games=10 depth=12 leaf=f6:-1\n",
+    )
+    .unwrap();
+    TestCommand::new(env!("CARGO_BIN_EXE_reversi"))
+        .args(["book", "import"])
+        .arg(&text)
+        .arg("--out")
+        .arg(&book)
+        .run()
+        .assert_success();
+    let start = "---------------------------OX------XO--------------------------- X";
+    let out = TestCommand::new(env!("CARGO_BIN_EXE_reversi"))
+        .args(["analyze", start, "--level", "2", "--json", "--book"])
+        .arg(&book)
+        .run()
+        .assert_success();
+    let v = json(&out);
+    let moves = v["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 4);
+    for m in moves {
+        assert_eq!(m["kind"]["name"], "book", "{m}");
+        assert_eq!(m["score"], 1, "{m}");
+    }
+    let f5 = moves.iter().find(|m| m["move"] == "f5").unwrap();
+    assert_eq!(
+        f5["line"],
+        serde_json::json!(["f5", "f6"]),
+        "the book's reply follows"
+    );
+}
+
+#[test]
+fn analyze_a_finished_position_a_pass_and_bad_input() {
+    let full = format!("{}O", "X".repeat(63));
+    let out = analyze(&[&full, "X"]).assert_success();
+    assert!(
+        out.stdout.contains("The game is over: Black wins 63-1"),
+        "{}",
+        out.stdout
+    );
+    let v = json(&analyze(&[&full, "X", "--json"]).assert_success());
+    assert_eq!(v["result"], serde_json::json!({"black": 63, "white": 1}));
+    assert_eq!(v["moves"], serde_json::json!([]));
+    // White has no move on this board: it passes, and Black's one move is scored.
+    let pass = format!("{}O- O", "X".repeat(62));
+    let v = json(&analyze(&[&pass, "--json"]).assert_success());
+    assert_eq!(
+        (v["passed"].as_str(), v["to_move"].as_str()),
+        (Some("white"), Some("black"))
+    );
+    assert_eq!(v["moves"][0]["move"], "h8");
+    assert_eq!(v["moves"][0]["score"], 64);
+    let out = analyze(&["f5f5"]).assert_failure();
+    assert!(
+        out.stderr
+            .contains("move 2 (\"f5\"): f5 is already occupied"),
+        "{}",
+        out.stderr
+    );
+    let out = analyze(&["f5", "--level", "99"]).assert_failure();
+    assert!(
+        out.stderr.contains("unknown level \"99\""),
+        "{}",
+        out.stderr
+    );
+}
