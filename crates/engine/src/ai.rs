@@ -469,7 +469,7 @@ const MAX_LINE: usize = 30;
 /// ```
 /// use std::sync::atomic::AtomicBool;
 /// use reversi_core::{BoardSize, Position, Rules};
-/// use reversi_engine::{ai, Level};
+/// use reversi_engine::{ai, levels::Level};
 ///
 /// let start = Position::start(BoardSize::SIX, Rules::Othello);
 /// let lines = ai::hint_lines(&start, Level::new(2).unwrap(), &AtomicBool::new(false), &mut |_| {});
