@@ -278,3 +278,79 @@ fn analyze_a_finished_position_a_pass_and_bad_input() {
         out.stderr
     );
 }
+
+#[test]
+fn pictures_of_a_stored_game_and_of_an_analysis() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("games.sqlite3");
+    reversi(
+        &db,
+        &["play", "--plain", "--white", "human"],
+        "f5\nd6\nc3\nquit\n",
+    )
+    .assert_success();
+    let picture = |extra: &[&str]| {
+        let mut args = vec!["history", "export", "1", "--format", "svg"];
+        args.extend_from_slice(extra);
+        reversi(&db, &args, "").assert_success().stdout
+    };
+    let svg = picture(&[]);
+    assert!(
+        svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""),
+        "{svg}"
+    );
+    assert!(svg.trim_end().ends_with("</svg>"));
+    // After f5 d6 c3: Black 5, White 2, with c3 ringed.
+    assert_eq!(svg.matches("class=\"disc black\"").count(), 5);
+    assert_eq!(svg.matches("class=\"disc white\"").count(), 2);
+    assert_eq!(svg.matches("class=\"last\"").count(), 1);
+    assert!(svg.contains("Game 1, human vs human, after 3. c3"), "{svg}");
+    assert_eq!(svg.matches("class=\"legal\"").count(), 0);
+    let start = picture(&["--move", "0", "--legal"]);
+    assert_eq!(start.matches("class=\"disc black\"").count(), 2);
+    assert_eq!(start.matches("class=\"legal\"").count(), 4);
+    assert_eq!(start.matches("class=\"last\"").count(), 0);
+    let file = dir.path().join("move1.svg");
+    reversi(
+        &db,
+        &[
+            "history",
+            "export",
+            "1",
+            "--format",
+            "svg",
+            "--move",
+            "1",
+            "-o",
+            file.to_str().unwrap(),
+        ],
+        "",
+    )
+    .assert_success();
+    let one = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(one.matches("class=\"disc black\"").count(), 4);
+    let out = reversi(
+        &db,
+        &["history", "export", "1", "--format", "svg", "--move", "4"],
+        "",
+    )
+    .assert_failure();
+    assert!(out.stderr.contains("game 1 has 3 moves"), "{}", out.stderr);
+
+    let drawn = dir.path().join("analysis.svg");
+    let out = analyze(&[
+        "f5d6c3d3c4",
+        "--level",
+        "3",
+        "--json",
+        "--svg",
+        drawn.to_str().unwrap(),
+    ])
+    .assert_success();
+    let moves = json(&out)["moves"].as_array().unwrap().len();
+    let svg = std::fs::read_to_string(&drawn).unwrap();
+    assert_eq!(svg.matches("class=\"score\"").count(), moves);
+    assert_eq!(svg.matches("class=\"disc black\"").count(), 6);
+    assert_eq!(svg.matches("class=\"last\"").count(), 1, "c4 is ringed");
+    assert!(svg.contains("level 3 (easy)"), "{svg}");
+}

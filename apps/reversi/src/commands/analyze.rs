@@ -1,8 +1,9 @@
 //! `reversi analyze POSITION`: every legal move of a position with its score, what the score
 //! is worth (book, exact, win/loss/draw or depth@selectivity) and its expected line, as text
-//! or JSON.
+//! or JSON; with `--svg`, a picture of the position with the scores on their squares.
 
 use std::io::Write;
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 
@@ -13,6 +14,8 @@ use reversi_engine::ai::{hint_lines, HintLine};
 use reversi_engine::levels::Level;
 use reversi_engine::ScoreKind;
 use reversi_formats::position::{board_string, parse_position};
+use reversi_formats::svg::{position_svg, SvgOptions};
+use reversi_game::move_at;
 use serde_json::{json, Value};
 
 /// `reversi analyze` options.
@@ -37,6 +40,9 @@ pub struct AnalyzeArgs {
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
+    /// Also draw the position with each move's score on its square, as SVG, into FILE.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
 }
 
 /// What the analysis found: the position, a pass if the side to move had to make one, and
@@ -68,6 +74,27 @@ pub fn run(args: AnalyzeArgs) -> anyhow::Result<ExitCode> {
     }
     let stop = AtomicBool::new(false);
     let lines = hint_lines(&position, level, &stop, &mut |_| {});
+    if let Some(path) = &args.svg {
+        let last = match passed {
+            Some(color) => Some((color, Move::Pass)),
+            None => move_at(&input.game, input.game.moves().len()).map(|m| (m.color, m.mv)),
+        };
+        let scores = lines
+            .iter()
+            .filter_map(|h| match h.candidate.mv {
+                Move::Play(sq) => Some((sq, h.candidate.short_score())),
+                Move::Pass => None,
+            })
+            .collect();
+        let options = SvgOptions {
+            last,
+            legal: false,
+            scores,
+            caption: Some(level_label(level)),
+        };
+        std::fs::write(path, position_svg(&position, &options))
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
     let analysis = Analysis {
         position,
         passed,
