@@ -117,7 +117,7 @@ impl Position {
                 return Err(ImpossiblePosition::OutsideCentre(sq));
             }
             let placed = black + white;
-            let turn = if placed % 2 == 0 {
+            let turn = if placed.is_multiple_of(2) {
                 Color::Black
             } else {
                 Color::White

@@ -22,7 +22,7 @@ use reversi_game::{Session, Settings};
 /// The screen shown.
 pub enum Screen {
     Menu(Menu),
-    Setup(Setup),
+    Setup(Box<Setup>),
     Editor(Box<Editor>),
     Help,
     Game(Box<GameScreen>),
@@ -143,7 +143,7 @@ impl App {
                 Some(MenuItem::NewGame) => {
                     let mut settings = self.last;
                     settings.seed = settings.seed.wrapping_add(1);
-                    self.screen = Screen::Setup(Setup::new(settings));
+                    self.screen = Screen::Setup(Box::new(Setup::new(settings)));
                 }
                 Some(MenuItem::Editor) => {
                     let editor = Editor::new(self.last.size, self.last.rules);
@@ -169,7 +169,7 @@ impl App {
                 EditorAction::Play(start) => {
                     let mut settings = self.last;
                     settings.seed = settings.seed.wrapping_add(1);
-                    self.screen = Screen::Setup(Setup::from_position(settings, start));
+                    self.screen = Screen::Setup(Box::new(Setup::from_position(settings, *start)));
                 }
                 EditorAction::Back => self.screen = Screen::Menu(Menu::default()),
                 EditorAction::Stay => {}

@@ -30,7 +30,7 @@ pub struct Editor {
 pub enum EditorAction {
     Stay,
     /// Play from this position (checked: it can arise in a game).
-    Play(Position),
+    Play(Box<Position>),
     Back,
 }
 
@@ -98,7 +98,7 @@ impl Editor {
             KeyCode::Char('s') => self.position = Position::start(p.size(), p.rules()),
             KeyCode::Char('p') => self.paste = Some(String::new()),
             KeyCode::Enter => match self.position.check() {
-                Ok(()) => return EditorAction::Play(self.position.clone()),
+                Ok(()) => return EditorAction::Play(Box::new(self.position.clone())),
                 Err(e) => self.error = Some(format!("Cannot play from here: {e}")),
             },
             KeyCode::Esc | KeyCode::Char('q') => return EditorAction::Back,
