@@ -2,6 +2,7 @@
 
 mod app;
 mod board;
+mod editor;
 mod game;
 mod help;
 mod history;

@@ -449,6 +449,66 @@ pub fn hints(
     candidates
 }
 
+/// A hint with the line of play expected after it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HintLine {
+    /// The move and its score.
+    pub candidate: Candidate,
+    /// The expected line, starting with the move: the book's best replies for a book move,
+    /// else the search's best replies as far as its table knows them (the move alone on
+    /// boards over 8x8).
+    pub line: Vec<Move>,
+}
+
+/// The longest line a [`HintLine`] shows.
+const MAX_LINE: usize = 30;
+
+/// [`hints`] with each move's expected line.
+///
+/// # Examples
+/// ```
+/// use std::sync::atomic::AtomicBool;
+/// use reversi_core::{BoardSize, Position, Rules};
+/// use reversi_engine::{ai, levels::Level};
+///
+/// let start = Position::start(BoardSize::SIX, Rules::Othello);
+/// let lines = ai::hint_lines(&start, Level::new(2).unwrap(), &AtomicBool::new(false), &mut |_| {});
+/// assert_eq!(lines.len(), 4);
+/// for h in &lines {
+///     assert_eq!(h.line.first(), Some(&h.candidate.mv));
+/// }
+/// ```
+pub fn hint_lines(
+    pos: &Position,
+    level: Level,
+    stop: &AtomicBool,
+    progress: &mut dyn FnMut(&Thinking),
+) -> Vec<HintLine> {
+    hints(pos, level, stop, progress)
+        .into_iter()
+        .map(|candidate| {
+            let mut line = vec![candidate.mv];
+            let Ok(mut next) = pos.play(candidate.mv) else {
+                return HintLine { candidate, line };
+            };
+            if candidate.kind == ScoreKind::Book {
+                while let Some(reply) = book_moves(&next).first().map(|c| c.mv) {
+                    match next.play(reply) {
+                        Ok(p) if line.len() < MAX_LINE => {
+                            line.push(reply);
+                            next = p;
+                        }
+                        _ => break,
+                    }
+                }
+            } else if let Ok((board, mask)) = Board::from_position(&next) {
+                line.extend(shared_engine().line(board, mask, MAX_LINE - 1));
+            }
+            HintLine { candidate, line }
+        })
+        .collect()
+}
+
 /// Replaces the scores of the moves the book values by the book's, best first again.
 pub fn with_book_values(candidates: &mut Vec<Candidate>, book: &[Candidate]) {
     for b in book {

@@ -407,7 +407,8 @@ fn the_menu_leads_to_a_new_game_and_help() {
         screen.contains("New game (n)") && screen.contains("Quit (q)"),
         "{screen}"
     );
-    // New game, History, Help, Quit.
+    // New game, Set up a position, History, Help, Quit.
+    key(&mut app, KeyCode::Down);
     key(&mut app, KeyCode::Down);
     key(&mut app, KeyCode::Down);
     key(&mut app, KeyCode::Enter);
