@@ -157,13 +157,13 @@ fn json(out: &Output) -> serde_json::Value {
 
 #[test]
 fn analyze_scores_every_move_with_its_kind_and_line() {
-    let out = analyze(&["f5d6c3d3c4", "--level", "4"]).assert_success();
+    let out = analyze(&["f5d6c3d3c4", "--level", "4", "--no-book"]).assert_success();
     assert!(
         out.stdout.contains("White to move; level 4:"),
         "{}",
         out.stdout
     );
-    let v = json(&analyze(&["f5d6c3d3c4", "--level", "4", "--json"]).assert_success());
+    let v = json(&analyze(&["f5d6c3d3c4", "--level", "4", "--json", "--no-book"]).assert_success());
     assert_eq!(v["to_move"], "white");
     let moves = v["moves"].as_array().unwrap();
     let mut names: Vec<&str> = moves.iter().map(|m| m["move"].as_str().unwrap()).collect();

@@ -40,7 +40,15 @@ fn the_page_plays_replays_and_analyses_in_chromium() {
     );
     let tmp = tempfile::tempdir().unwrap();
     let mut child = TestCommand::new(env!("CARGO_BIN_EXE_reversi"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--searches", "2", "--db"])
+        .args([
+            "serve",
+            "--no-book",
+            "--addr",
+            "127.0.0.1:0",
+            "--searches",
+            "2",
+            "--db",
+        ])
         .arg(tmp.path().join("games.sqlite3"))
         .spawn();
     let stdout = child.stdout.take().unwrap();

@@ -15,7 +15,10 @@ use tower::ServiceExt;
 
 use super::{app, AppState, MAX_BODY};
 
+/// The app over an in-memory history, with no opening book: these tests watch the computer
+/// search (thinking events, analysis kinds), which a book move would skip.
 fn test_app() -> Router {
+    reversi_engine::book::set_process_book(None);
     app(AppState::new(Store::open_in_memory().unwrap(), 2))
 }
 

@@ -35,7 +35,7 @@ const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch:
 /** Starts `reversi serve` (for the restart test); resolves to { url, child } once it listens. */
 function startServer(args) {
   return new Promise((resolve, reject) => {
-    const child = spawn(BIN, ["serve", ...args], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(BIN, ["serve", "--no-book", ...args], { stdio: ["ignore", "pipe", "inherit"] });
     child.on("error", reject);
     const lines = createInterface({ input: child.stdout });
     lines.once("line", (line) => {
