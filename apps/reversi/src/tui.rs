@@ -9,6 +9,8 @@ mod history;
 mod menu;
 mod replay;
 mod setup;
+#[cfg(test)]
+mod testing;
 mod theme;
 mod worker;
 

@@ -4,15 +4,13 @@
 
 #![allow(clippy::unwrap_used)]
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use ratatui::buffer::Buffer;
-use ratatui::layout::Rect;
-use ratatui::widgets::Widget;
+use crossterm::event::KeyCode;
 use reversi_core::{BoardSize, Color, Rules};
 use reversi_formats::position::{board_string, parse_position};
 use reversi_game::{Player, Settings};
 
 use crate::tui::app::Screen;
+use crate::tui::testing::{key, keys, lines, text};
 use crate::tui::{App, Start, Theme};
 
 fn menu() -> App {
@@ -21,34 +19,6 @@ fn menu() -> App {
         ..Settings::default()
     };
     App::new(Start::Menu(settings), Theme::MONO)
-}
-
-fn key(app: &mut App, code: KeyCode) {
-    app.on_key(KeyEvent::new(code, KeyModifiers::NONE));
-}
-
-fn keys(app: &mut App, text: &str) {
-    for ch in text.chars() {
-        key(app, KeyCode::Char(ch));
-    }
-}
-
-fn lines(app: &App) -> Vec<String> {
-    let mut buf = Buffer::empty(Rect::new(0, 0, 80, 24));
-    app.render(buf.area, &mut buf);
-    (0..buf.area.height)
-        .map(|y| {
-            (0..buf.area.width)
-                .map(|x| buf[(x, y)].symbol())
-                .collect::<String>()
-                .trim_end()
-                .to_string()
-        })
-        .collect()
-}
-
-fn text(app: &App) -> String {
-    lines(app).join("\n")
 }
 
 /// The editor's board as a board string.
