@@ -6,12 +6,12 @@ use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Margin, Rect};
 use ratatui::text::Line;
-use ratatui::widgets::{Block, Borders, Paragraph, Widget, Wrap};
+use ratatui::widgets::{Paragraph, Widget, Wrap};
 use reversi_core::{BoardSize, Color, Position, Rules, Score, Square};
 use reversi_formats::position::{board_string, parse_position};
 use reversi_game::result_line;
 
-use super::board::{board_extent, Board};
+use super::board::{board_frame, Board};
 use super::theme::Theme;
 
 /// The position being set up, the cursor, and the line being pasted or typed.
@@ -175,16 +175,7 @@ impl Editor {
             theme.title(),
         )
         .render(title, buf);
-        let (bw, bh) = board_extent(p.size().get());
-        let [board_area, panel_area] =
-            Layout::horizontal([Constraint::Length(bw + 2), Constraint::Min(0)]).areas(middle);
-        let board_area = Rect {
-            height: board_area.height.min(bh + 2),
-            ..board_area
-        };
-        let block = Block::default().borders(Borders::ALL);
-        let inner = block.inner(board_area);
-        block.render(board_area, buf);
+        let (inner, panel_area) = board_frame(middle, p.size().get(), buf);
         Board {
             position: p,
             cursor: Some(self.cursor),
