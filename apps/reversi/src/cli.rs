@@ -35,6 +35,10 @@ pub enum Command {
     /// Play a game: full-screen in a terminal, or as plain text with --plain or from a pipe.
     #[command(after_help = reversi_game::levels_help())]
     Play(crate::commands::play::PlayArgs),
+    /// Score every legal move of a position (board and side, OBF, GGF or transcript) with what
+    /// the score is worth and the line expected after it.
+    #[command(after_help = reversi_game::levels_help())]
+    Analyze(crate::commands::analyze::AnalyzeArgs),
     /// Count the leaves of the game tree to each depth (move-generation proof and speed).
     ///
     /// A pass counts as one ply and a game that ends early counts as one leaf (Aart Bik's

@@ -1,5 +1,6 @@
 //! One module per command, each with its options (`reversi COMMAND --help`).
 
+pub mod analyze;
 pub mod bench;
 pub mod book;
 pub mod gtp;

@@ -33,7 +33,7 @@ use std::process::ExitCode;
 use cli::{Cli, Command};
 use commands::bench::BenchCommand;
 use commands::{
-    bench, book, gtp, history, levels, match_cmd, nboard, perft, play, serve, solve, train,
+    analyze, bench, book, gtp, history, levels, match_cmd, nboard, perft, play, serve, solve, train,
 };
 
 fn main() -> ExitCode {
@@ -61,6 +61,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Book(args)) => book::run(args),
         Some(Command::Perft { depth, size, rules }) => perft::run(depth, size, rules),
         Some(Command::Play(args)) => play::run(args, cli.db),
+        Some(Command::Analyze(args)) => analyze::run(args),
         Some(Command::Solve(args)) => solve::run(&args),
         Some(Command::Levels) => levels::run(),
         Some(Command::History(args)) => history::run(args),

@@ -2,12 +2,15 @@
 
 mod app;
 mod board;
+mod editor;
 mod game;
 mod help;
 mod history;
 mod menu;
 mod replay;
 mod setup;
+#[cfg(test)]
+mod testing;
 mod theme;
 mod worker;
 

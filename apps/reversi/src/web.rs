@@ -12,6 +12,7 @@ mod levels;
 mod listen;
 mod live;
 pub mod pool;
+pub mod site;
 mod status;
 mod view;
 
@@ -72,6 +73,8 @@ pub struct Config {
     /// The host names (without port) requests may be addressed to, against DNS rebinding;
     /// `None` accepts any.
     pub allowed_hosts: Option<Vec<String>>,
+    /// How people reach the server (the page's share links).
+    pub site: site::Site,
 }
 
 impl Config {
@@ -95,6 +98,7 @@ impl Config {
             streams: 256,
             admin_token: None,
             allowed_hosts: None,
+            site: site::Site::default(),
         }
     }
 }
@@ -137,6 +141,11 @@ impl AppState {
 
     fn writer(&self) -> &Writer {
         &self.0.writer
+    }
+
+    /// How people reach the server.
+    fn site(&self) -> &site::Site {
+        &self.0.config.site
     }
 
     /// The history and the search pool.
@@ -321,6 +330,7 @@ pub fn app(state: AppState) -> Router {
         .nest("/api/history", history::router())
         .nest("/api/levels", levels::router())
         .nest("/api/server", status::router())
+        .nest("/api/site", site::router())
         .fallback(|| async { AppError::not_found("no such page or API route") })
         .method_not_allowed_fallback(|| async {
             AppError::new(

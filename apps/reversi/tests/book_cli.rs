@@ -80,7 +80,10 @@ fn a_book_builds_shows_and_round_trips() {
     let err = reversi(&["book", "show", "f5f5", "--file", s(&book)])
         .assert_failure()
         .stderr;
-    assert!(err.contains("neither a transcript"), "{err}");
+    assert!(
+        err.contains("move 2 (\"f5\"): f5 is already occupied"),
+        "{err}"
+    );
 
     // Check: book values beside fresh searches.
     let check = reversi(&[

@@ -1,6 +1,7 @@
 //! The page in a real browser: starts `reversi serve` on a free port with a fresh database and
 //! runs the Playwright script `e2e/run.mjs` in Debian's headless Chromium (installed, with the
-//! script's packages, by `scripts/setup`). Screenshots go to `target/e2e-screenshots/`.
+//! script's packages, by `scripts/setup`). Screenshots go to `target/e2e-screenshots/`. The
+//! restart test starts and kills servers of its own, so the script is told the binary.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -41,6 +42,7 @@ fn the_page_plays_replays_and_analyses_in_chromium() {
     let mut child = TestCommand::new(env!("CARGO_BIN_EXE_reversi"))
         .args([
             "serve",
+            "--no-book",
             "--addr",
             "127.0.0.1:0",
             "--searches",
@@ -69,6 +71,7 @@ fn the_page_plays_replays_and_analyses_in_chromium() {
         .env("REVERSI_URL", &url)
         .env("SCREENSHOT_DIR", &shots)
         .env("CHROMIUM", &chromium)
+        .env("REVERSI_BIN", env!("CARGO_BIN_EXE_reversi"))
         .run();
     drop(server);
     drop(reader);

@@ -3,7 +3,6 @@
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-const COLS = "abcdefghijklmnop";
 const LEVEL_NAMES = { 1: "beginner", 3: "easy", 6: "medium", 10: "hard", 16: "expert", 24: "master", 60: "perfect" };
 const VIEWS = ["new-view", "game-view", "history-view", "replay-view"];
 
@@ -16,6 +15,10 @@ const app = {
   cursor: null,      // focused square name on the game board
   lastSettings: null,
   replay: null,      // { record, analysis, index }
+  jobs: { hint: null, analysis: null }, // AbortControllers of the requests under way
+  historyPage: 1,
+  pendingNotice: null, // the notice for the view a redirect leads to
+  site: null,        // how people reach the server (GET /api/site)
 };
 
 // ---- API --------------------------------------------------------------------------------
@@ -32,10 +35,16 @@ function saveSeat(id, seat) {
   localStorage.setItem("reversi-seat-" + id, JSON.stringify(seat));
 }
 
-async function api(method, path, body, raw) {
+/** A request that failed because the server could not be reached (not a refusal). */
+class Unreachable extends Error {}
+
+/** Sends a request; returns the response and its body (JSON when it parses). Throws the
+ *  server's error message for a refusal, `Unreachable` when there is no answer at all (then
+ *  the page shows that it is reconnecting), and the browser's AbortError when `signal` fires. */
+async function request(method, path, body, raw, signal) {
   const headers = {};
   const seat = app.gameId != null ? tokenFor(app.gameId) : null;
-  if (seat && path.startsWith("/api/games/" + app.gameId)) headers["x-player-token"] = seat.token;
+  if (seat && path.startsWith("/api/games/" + app.gameId + "/")) headers["x-player-token"] = seat.token;
   let payload;
   if (raw !== undefined) {
     headers["content-type"] = "text/plain";
@@ -45,28 +54,92 @@ async function api(method, path, body, raw) {
     payload = JSON.stringify(body);
   }
   // Deleting and importing history games need the server's admin token (printed at its
-  // start): asked for once, then kept in this browser.
-  const admin = localStorage.getItem("reversi-admin-token");
-  if (admin && path.startsWith("/api/history")) headers["x-admin-token"] = admin;
-  const resp = await fetch(path, { method, headers, body: payload });
+  // start): asked for when refused, then kept for this browser session.
+  const admin = sessionStorage.getItem("reversi-admin-token");
+  if (admin && method !== "GET" && path.startsWith("/api/history")) headers["x-admin-token"] = admin;
+  let resp;
+  try {
+    resp = await fetch(path, { method, headers, body: payload, signal });
+  } catch (e) {
+    if (e.name === "AbortError") throw e;
+    serverDown();
+    throw new Unreachable("The server cannot be reached; the page reconnects when it is back.");
+  }
+  serverUp();
   const text = await resp.text();
   let data = null;
   try { data = text ? JSON.parse(text) : null; } catch (_) { data = text; }
   if (resp.status === 401 && path.startsWith("/api/history")) {
-    const given = prompt("This needs the server's admin token (printed when it started):");
-    if (given) {
-      localStorage.setItem("reversi-admin-token", given.trim());
-      return api(method, path, body, raw);
+    const refused = sessionStorage.getItem("reversi-admin-token") !== null;
+    sessionStorage.removeItem("reversi-admin-token");
+    const given = prompt(refused
+      ? "The server refused that admin token. Its admin token (printed when it started):"
+      : "This needs the server's admin token (printed when it started):");
+    if (given && given.trim()) {
+      sessionStorage.setItem("reversi-admin-token", given.trim());
+      return request(method, path, body, raw, signal);
     }
   }
   if (!resp.ok) {
     const msg = data && data.error ? data.error : resp.status + " " + resp.statusText;
-    throw new Error(msg);
+    const err = new Error(msg);
+    err.status = resp.status;
+    throw err;
   }
-  return data;
+  return { resp, data };
+}
+
+async function api(method, path, body, raw, signal) {
+  return (await request(method, path, body, raw, signal)).data;
+}
+
+// ---- connection -------------------------------------------------------------------------
+
+const conn = { down: false, probe: null, retry: 0, retryTimer: null };
+
+/** No answer from the server: say so, and ask it every so often until it answers. */
+function serverDown() {
+  if (conn.down) return;
+  conn.down = true;
+  document.body.dataset.connection = "down";
+  $("connection").hidden = false;
+  announce("Lost the connection to the server; reconnecting.");
+  conn.probe = setInterval(async () => {
+    try {
+      await fetch("/api/site", { cache: "no-store" });
+    } catch (_) {
+      return;
+    }
+    serverUp();
+  }, 1500);
+}
+
+/** The server answered again: clear the notice and bring the view up to date. */
+function serverUp() {
+  if (!conn.down) return;
+  conn.down = false;
+  document.body.dataset.connection = "up";
+  clearInterval(conn.probe);
+  conn.probe = null;
+  $("connection").hidden = true;
+  announce("Connected to the server again.");
+  refresh();
+}
+
+/** Shows the current view again from fresh data: after reconnecting, or when a live game's
+ *  event stream ended. */
+function refresh() {
+  if (!$("game-view").hidden && app.gameId != null) {
+    stopEvents();
+    openGame(app.gameId).catch(showError);
+  } else if (!$("history-view").hidden) {
+    openHistory(app.historyPage || 1).catch(showError);
+  }
 }
 
 function showError(e) {
+  // Unreachable servers have their own notice; cancelled requests are no error.
+  if (e && (e instanceof Unreachable || e.name === "AbortError")) return;
   const el = $("error");
   el.textContent = e ? String(e.message || e) : "";
   el.hidden = !e;
@@ -122,14 +195,25 @@ function show(view) {
 function stopEvents() {
   if (app.events) app.events.close();
   app.events = null;
+  clearTimeout(conn.retryTimer);
   if (app.clockTimer) clearInterval(app.clockTimer);
   app.clockTimer = null;
 }
 
+/** Stops a hint or analysis under way (the server stops its search when the request goes). */
+function cancelJob(which) {
+  const job = app.jobs[which];
+  if (job) job.abort();
+}
+
 async function route() {
   showError(null);
+  setNotice(app.pendingNotice);
+  app.pendingNotice = null;
   const hash = location.hash || "#/new";
   const parts = hash.replace(/^#\/?/, "").split("/");
+  if (parts[0] !== "game") cancelJob("hint");
+  if (parts[0] !== "replay") cancelJob("analysis");
   try {
     if (parts[0] === "game" && parts[1]) {
       await openGame(Number(parts[1]));
@@ -137,7 +221,7 @@ async function route() {
       await joinGame(Number(parts[1]), parts[2] || "");
     } else if (parts[0] === "history") {
       stopEvents();
-      await openHistory();
+      await openHistory(Math.max(1, Number(parts[1]) || 1));
     } else if (parts[0] === "replay" && parts[1]) {
       stopEvents();
       await openReplay(Number(parts[1]));
@@ -148,6 +232,14 @@ async function route() {
   } catch (e) {
     showError(e);
   }
+}
+
+/** A line above the view that explains how the page got there (a spectator, a game that
+ *  is no longer being played); null clears it. */
+function setNotice(text) {
+  const el = $("notice");
+  el.textContent = text || "";
+  el.hidden = !text;
 }
 
 // ---- new game ---------------------------------------------------------------------------
@@ -184,27 +276,90 @@ function swapSides() {
 
 // ---- live game --------------------------------------------------------------------------
 
+/** Follows the game's event stream. When it breaks, the page finds out whether the server is
+ *  down (then it shows that it is reconnecting) or the stream alone ended (then it reads the
+ *  game again, waiting longer after each failure in a row). */
+function watch(id) {
+  const ev = new EventSource(`/api/games/${id}/events`);
+  ev.addEventListener("open", () => { conn.retry = 0; });
+  ev.addEventListener("state", (e) => render(JSON.parse(e.data)));
+  ev.addEventListener("thinking", (e) => renderThinking(JSON.parse(e.data)));
+  ev.onerror = async () => {
+    if (app.events !== ev) return;
+    ev.close();
+    app.events = null;
+    let reachable = true;
+    try {
+      await fetch("/api/site", { cache: "no-store" });
+    } catch (_) {
+      reachable = false;
+    }
+    if (!reachable) {
+      serverDown();
+      return;
+    }
+    const wait = Math.min(30000, 1000 * 2 ** conn.retry);
+    conn.retry++;
+    clearTimeout(conn.retryTimer);
+    conn.retryTimer = setTimeout(() => {
+      if (app.gameId === id && !app.events && !$("game-view").hidden) openGame(id).catch(showError);
+    }, wait);
+  };
+  app.events = ev;
+}
+
 async function openGame(id) {
-  if (app.gameId !== id || !app.events) {
+  if (app.gameId !== id) {
     stopEvents();
     app.gameId = id;
     app.game = null;
     app.hints = null;
     app.cursor = null;
     clearThinking();
-    const ev = new EventSource(`/api/games/${id}/events`);
-    ev.addEventListener("state", (e) => render(JSON.parse(e.data)));
-    ev.addEventListener("thinking", (e) => renderThinking(JSON.parse(e.data)));
-    app.events = ev;
   }
   show("game-view");
-  render(await api("GET", `/api/games/${id}`));
+  let g;
+  try {
+    g = await api("GET", `/api/games/${id}`);
+  } catch (e) {
+    if (e.status === 404) return gameGone(id);
+    throw e;
+  }
+  if (!app.events) watch(id);
+  render(g);
+}
+
+/** The server does not have the game in play (it ended and was put away, the server was
+ *  restarted, or it never existed): its record from the history, if there is one. */
+async function gameGone(id) {
+  stopEvents();
+  let record = null;
+  try {
+    record = await api("GET", `/api/history/${id}`);
+  } catch (e) {
+    if (e.status !== 404) throw e;
+  }
+  if (!record) throw new Error(`There is no game ${id}: it is not being played and not in the history.`);
+  const why = record.info.status === "in_progress"
+    ? "is no longer being played on the server (it may have been restarted)"
+    : "has ended";
+  app.pendingNotice = `Game ${id} ${why}: here is its record.`;
+  location.replace("#/replay/" + id);
 }
 
 async function joinGame(id, code) {
   if (!tokenFor(id)) {
-    const joined = await api("POST", `/api/games/${id}/join`, { code });
-    saveSeat(id, { token: joined.token, guest: true, color: joined.color });
+    try {
+      const joined = await api("POST", `/api/games/${id}/join`, { code });
+      saveSeat(id, { token: joined.token, guest: true, color: joined.color });
+    } catch (e) {
+      // A taken seat, a wrong code, or a game with no seat to take: watch instead of a blank
+      // page.
+      if (e.status !== 409 && e.status !== 403) throw e;
+      app.pendingNotice = `You cannot join game ${id} (${e.message}): you are watching it.`;
+      location.replace("#/game/" + id);
+      return;
+    }
   }
   location.replace("#/game/" + id);
 }
@@ -263,12 +418,55 @@ function mine(g, color) {
   return seat.guest ? g.remote === color : g.remote !== color;
 }
 
-function squareName(col, row) {
-  return COLS[col] + (row + 1);
+const computer = (p) => p !== "human";
+const other = (color) => (color === "black" ? "white" : "black");
+
+/** Who this browser is in the game: a player of which side, or a spectator. */
+function seatText(g) {
+  const seat = tokenFor(g.id);
+  if (!seat) return "You are watching this game: only its players can move.";
+  if (seat.guest) {
+    return `You play ${cap(g.remote)}; your opponent plays ${cap(other(g.remote))} from the other browser.`;
+  }
+  if (g.remote) {
+    const me = other(g.remote);
+    return `You play ${cap(me)}; the person who joins by the link plays ${cap(g.remote)}.`;
+  }
+  const humans = ["black", "white"].filter((c) => !computer(g[c]));
+  if (humans.length === 2) return "Both sides are played at this board.";
+  if (humans.length === 1) {
+    const foe = other(humans[0]);
+    return `You play ${cap(humans[0])} against the computer (${g[foe].replace("ai:", "level ")}).`;
+  }
+  return "The computer plays both sides.";
 }
 
-function discName(ch) {
-  return ch === "X" ? "black" : ch === "O" ? "white" : "empty";
+/** The pass notice as what happened: which move was the pass, and what followed it. */
+function passText(g) {
+  if (!g.passed || g.over) return "";
+  const n = g.moves.length;
+  const k = g.moves[n - 1] === "PA" ? n - 1 : g.moves[n - 2] === "PA" ? n - 2 : -1;
+  if (k < 0) return "";
+  let text = `Move ${k + 1}: ${cap(g.passed)} had no legal move and passed`;
+  if (k === n - 2) text += `; then ${cap(other(g.passed))} played ${g.moves[n - 1]}`;
+  return text + ".";
+}
+
+/** The join link, from the address people reach the server by (GET /api/site). */
+async function showShareLink(g) {
+  if (!app.site) {
+    try {
+      app.site = await api("GET", "/api/site");
+    } catch (_) {
+      app.site = { base: location.origin + "/", warning: null };
+    }
+  }
+  if (!app.game || app.game.id !== g.id) return;
+  // The seat goes to whoever brings the game's join code, which only this link carries.
+  $("share-link").value = `${app.site.base}#/join/${g.id}/${(tokenFor(g.id) || {}).code || ""}`;
+  const warn = $("share-warning");
+  warn.hidden = !app.site.warning;
+  warn.textContent = app.site.warning || "";
 }
 
 function render(g) {
@@ -280,16 +478,21 @@ function render(g) {
   app.game = g;
   if (fresh) {
     app.hints = null;
+    // A hint for a position that has gone is no use.
+    if (prev) cancelJob("hint");
     // Animate what this change flipped; later renders of the same position keep the classes
     // (so nothing replays or stops half-way).
     app.anim = prev && g.last
       ? { flipped: new Set(g.last.flipped), placed: g.last.square }
       : { flipped: new Set(), placed: null };
   }
+  const seat = tokenFor(g.id);
   const myTurn = !g.over && g.human_turn && mine(g, g.turn);
 
   $("game-title").textContent = `Game ${g.id}: ${g.size}x${g.size} ${g.rules}, ` +
     `Black ${label(g.black)} vs White ${label(g.white)}`;
+  $("seat").textContent = seatText(g);
+  $("game-view").dataset.role = !seat ? "spectator" : seat.guest ? "guest" : "owner";
   const board = $("board");
   board.dataset.turn = g.turn || "";
   board.dataset.myTurn = String(myTurn);
@@ -317,14 +520,17 @@ function render(g) {
   else if (myTurn) status = `${cap(g.turn)} to move: your turn`;
   else if (g.thinking) status = `${cap(g.turn)} to move: the computer is thinking`;
   else if (g.remote && !g.joined) status = `${cap(g.turn)} to move; waiting for the opponent to join`;
+  else if (!seat) status = `${cap(g.turn)} to move`;
   else status = `${cap(g.turn)} to move: waiting for the opponent`;
   $("status").textContent = status;
 
   renderClocks(g);
 
-  const notice = $("pass-notice");
-  notice.hidden = !g.passed || g.over;
-  notice.textContent = g.passed ? `${cap(g.passed)} has no legal move and passes.` : "";
+  const pass = passText(g);
+  $("pass-notice").hidden = !pass;
+  $("pass-notice").textContent = pass;
+  $("save-error").hidden = !g.save_error;
+  $("save-error").textContent = g.save_error ? `This game is not being saved: ${g.save_error}` : "";
 
   const result = $("result");
   result.hidden = !g.over;
@@ -334,15 +540,23 @@ function render(g) {
     if (g.lost_on_time) text = `${cap(g.lost_on_time)}'s time ran out. ` + text;
     $("result-text").textContent = text;
   }
-  $("undo").disabled = !g.can_undo || !tokenFor(g.id);
-  $("redo").disabled = !g.can_redo || !tokenFor(g.id);
-  $("hint").disabled = g.over || g.legal.length === 0;
-  $("resign").disabled = g.over || !tokenFor(g.id);
+  // Spectators see the game, not the players' buttons.
+  for (const id of ["undo", "redo", "hint", "resign", "hint-level-label", "again"]) $(id).hidden = !seat;
+  $("undo").disabled = !g.can_undo || !seat;
+  $("redo").disabled = !g.can_redo || !seat;
+  $("hint").disabled = g.over || g.legal.length === 0 || !!app.jobs.hint;
+  $("resign").disabled = g.over || !seat;
+
+  // The computer's search is shown while a computer plays, and not once the game is over or
+  // the moves it was about are taken back.
+  const thinking = $("thinking");
+  thinking.hidden = !(computer(g.black) || computer(g.white));
+  if (g.over || (prev && prev.id === g.id && g.moves.length < prev.moves.length)) clearThinking();
 
   const share = $("share");
-  share.hidden = !g.remote || (tokenFor(g.id) || {}).guest;
-  if (g.remote) {
-    $("share-link").value = `${location.origin}/#/join/${g.id}/${(tokenFor(g.id) || {}).code || ""}`;
+  share.hidden = !g.remote || !seat || seat.guest;
+  if (!share.hidden) {
+    showShareLink(g);
     $("share-status").textContent = g.joined ? "Your opponent has joined." : "Waiting for your opponent to join…";
   }
 
@@ -356,7 +570,7 @@ function render(g) {
   });
 
   if (fresh && prev) announceChange(prev, g);
-  if (!prev) announce(status);
+  if (!prev) announce(`${status}. ${seatText(g)}`);
 }
 
 /** The name of the opening line followed, when there is one (8x8 Othello only). */
@@ -386,86 +600,11 @@ function announceChange(prev, g) {
   } else {
     parts.push(`Moves taken back; ${g.moves.length} moves played.`);
   }
-  if (g.passed && !g.over) parts.push(`${cap(g.passed)} has no legal move and passes.`);
+  const pass = passText(g);
+  if (pass) parts.push(pass);
   if (g.over) parts.push("Game over. " + (g.result ? g.result.text : "") + ".");
   else if (g.turn) parts.push(`${cap(g.turn)} to move.`);
   announce(parts.join(" "));
-}
-
-function drawBoard(board, rows, o) {
-  const n = rows.length;
-  board.style.setProperty("--n", n);
-  const wanted = n * n;
-  if (board.children.length !== wanted) {
-    board.innerHTML = "";
-    for (let r = 0; r < n; r++) {
-      for (let c = 0; c < n; c++) {
-        const b = document.createElement("button");
-        b.type = "button";
-        b.className = "sq";
-        b.dataset.square = squareName(c, r);
-        b.dataset.col = c;
-        b.dataset.row = r;
-        b.innerHTML = '<span class="disc" aria-hidden="true"></span><span class="hint-label" aria-hidden="true"></span>';
-        board.appendChild(b);
-      }
-    }
-  }
-  let focusable = o.cursor;
-  if (!focusable || !board.querySelector(`[data-square="${focusable}"]`)) {
-    focusable = [...o.legal][0] || squareName(0, 0);
-  }
-  for (const b of board.children) {
-    const sq = b.dataset.square;
-    const r = Number(b.dataset.row), c = Number(b.dataset.col);
-    const who = discName(rows[r][c]);
-    const legal = o.legal.has(sq);
-    const hint = o.hints ? o.hints[sq] : null;
-    b.className = "sq " + who;
-    if (legal && o.showLegal) b.classList.add("legal");
-    if (sq === o.last) b.classList.add("last");
-    if (o.flipped.has(sq)) b.classList.add("flip");
-    if (sq === o.placed) b.classList.add("placed");
-    if (hint) b.classList.add("hinted");
-    const hl = b.querySelector(".hint-label");
-    hl.replaceChildren();
-    if (hint) {
-      const score = document.createElement("span");
-      score.className = "hint-score";
-      score.textContent = hint.label;
-      const kind = document.createElement("span");
-      kind.className = "hint-kind";
-      kind.textContent = hint.exact ? "exact" : hint.depth ? "d" + hint.depth : hint.kind;
-      hl.append(score, kind);
-    }
-    if (hint) b.title = `${hint.label} (${hint.kind})`; else b.removeAttribute("title");
-    let name = `${sq}, ${who}`;
-    if (legal) name += ", legal move";
-    if (sq === o.last) name += ", last move";
-    if (hint) name += `, hint ${hint.label} ${hint.exact ? "exact" : hint.kind}`;
-    b.setAttribute("aria-label", name);
-    b.setAttribute("aria-disabled", String(!(o.clickable && legal)));
-    b.tabIndex = sq === focusable ? 0 : -1;
-    b.onclick = o.onPlay ? () => { if (o.clickable && legal) o.onPlay(sq); } : null;
-    b.onfocus = () => { if (o.onCursor) o.onCursor(sq); };
-    b.onkeydown = (e) => moveCursor(e, board, n);
-  }
-}
-
-function moveCursor(e, board, n) {
-  const d = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[e.key];
-  if (!d) return;
-  e.preventDefault();
-  e.stopPropagation();
-  const b = e.currentTarget;
-  const c = Math.min(n - 1, Math.max(0, Number(b.dataset.col) + d[0]));
-  const r = Math.min(n - 1, Math.max(0, Number(b.dataset.row) + d[1]));
-  const next = board.querySelector(`[data-col="${c}"][data-row="${r}"]`);
-  if (next) {
-    b.tabIndex = -1;
-    next.tabIndex = 0;
-    next.focus();
-  }
 }
 
 async function play(sq) {
@@ -486,26 +625,54 @@ async function gameAction(what) {
   }
 }
 
-async function hints() {
-  const g = app.game;
-  if (!g || g.over) return;
+/** Marks a hint or analysis as under way (spinner, cancel button, its button disabled) or
+ *  done. */
+function setBusy(which, busy) {
+  $(`${which}-busy`).hidden = !busy;
+  $(`${which}-cancel`).hidden = !busy;
+  // Once done, the hint button's state is the game's again (render sets it).
+  const button = $(which === "hint" ? "hint" : "analyze");
+  button.disabled = busy;
+  button.setAttribute("aria-busy", String(busy));
+}
+
+/** Runs one hint or analysis request at a time, with a way to stop it; `run(signal)` does
+ *  the request. Returns its result, or null when it was cancelled or failed. */
+async function runJob(which, status, text, run) {
+  if (app.jobs[which]) return null;
+  const ctrl = new AbortController();
+  app.jobs[which] = ctrl;
+  setBusy(which, true);
+  $(status).textContent = text;
   try {
     showError(null);
-    $("hint").setAttribute("aria-busy", "true");
-    const level = Number($("hint-level").value);
-    const h = await api("POST", `/api/games/${g.id}/hints`, { level });
-    const byMove = {};
-    for (const c of h.candidates) byMove[c.square] = c;
-    if (app.game && app.game.moves.length === h.ply) {
-      app.hints = { ply: h.ply, byMove };
-      render(app.game);
-      const best = h.candidates[0];
-      if (best) announce(`Hints: best ${best.square} ${best.label} (${best.kind}).`);
-    }
+    return await run(ctrl.signal);
   } catch (e) {
+    $(status).textContent = e.name === "AbortError" ? "Cancelled." : "";
     showError(e);
+    return null;
   } finally {
-    $("hint").removeAttribute("aria-busy");
+    app.jobs[which] = null;
+    setBusy(which, false);
+  }
+}
+
+async function hints() {
+  const g = app.game;
+  if (!g || g.over || !tokenFor(g.id) || app.jobs.hint) return;
+  const level = Number($("hint-level").value);
+  const h = await runJob("hint", "hint-status", `Searching at level ${level}…`,
+    (signal) => api("POST", `/api/games/${g.id}/hints`, { level }, undefined, signal));
+  if (app.game) render(app.game);
+  if (!h) return;
+  $("hint-status").textContent = "";
+  const byMove = {};
+  for (const c of h.candidates) byMove[c.square] = c;
+  if (app.game && app.game.moves.length === h.ply) {
+    app.hints = { ply: h.ply, byMove };
+    render(app.game);
+    const best = h.candidates[0];
+    if (best) announce(`Hints: best ${best.square} ${best.label} (${best.kind}).`);
   }
 }
 
@@ -514,6 +681,9 @@ function clearThinking() {
 }
 
 function renderThinking(t) {
+  // Reports can trail the move they were about, or the end of the game.
+  const g = app.game;
+  if (!g || g.over || t.ply !== g.moves.length) return;
   $("think-depth").textContent = String(t.depth);
   $("think-score").textContent = t.best ? `${t.best.label} for ${t.color} (${t.best.kind})` : "-";
   $("think-pv").textContent = t.pv.length ? t.pv.join(" ") : "-";
@@ -532,25 +702,74 @@ function resultText(g) {
   return g.status;
 }
 
-async function openHistory() {
+const HISTORY_PAGE = 50;
+
+/** A stored time in the reader's own time zone: `2026-11-22T18:04:05Z` becomes
+ *  `2026-11-22 19:04` in Paris. Dates without a time (imported games) stay as they are. */
+function localTime(stamp) {
+  if (!stamp) return "";
+  if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d)?Z$/.test(stamp)) return stamp.replace("T", " ");
+  const d = new Date(stamp);
+  if (Number.isNaN(d.getTime())) return stamp;
+  const pad = (n) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/** The time zone the history's times are shown in, for its column heading. */
+function zoneName() {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || "local time";
+  } catch (_) {
+    return "local time";
+  }
+}
+
+/** One page of the history, newest first (page 1 the newest 50). */
+async function openHistory(page) {
   show("history-view");
-  const games = await api("GET", "/api/history?limit=200");
+  const { resp, data: games } = await request("GET",
+    `/api/history?limit=${HISTORY_PAGE}&offset=${(page - 1) * HISTORY_PAGE}`);
+  const total = Number(resp.headers.get("x-total-count") || games.length);
+  const pages = Math.max(1, Math.ceil(total / HISTORY_PAGE));
+  if (page > pages && total > 0) {
+    location.replace(`#/history/${pages}`);
+    return;
+  }
+  app.historyPage = page;
+  $("history-date").textContent = `Started (${zoneName()})`;
+  const first = (page - 1) * HISTORY_PAGE + 1;
+  $("history-range").textContent = total === 0 ? "" :
+    `Games ${first}-${first + games.length - 1} of ${total}, newest first (page ${page} of ${pages})`;
+  $("history-pages").hidden = total === 0;
+  $("history-newer").disabled = page <= 1;
+  $("history-older").disabled = page >= pages;
+  $("history-newer").onclick = () => { location.hash = page - 1 > 1 ? `#/history/${page - 1}` : "#/history"; };
+  $("history-older").onclick = () => { location.hash = `#/history/${page + 1}`; };
   const body = $("history-table").querySelector("tbody");
   body.innerHTML = "";
   $("history-empty").hidden = games.length > 0;
+  $("history-table").hidden = games.length === 0;
+  const headings = [...$("history-table").querySelectorAll("thead th")].map((th) => th.textContent);
   for (const g of games) {
     const tr = document.createElement("tr");
     tr.dataset.id = g.id;
-    const cells = [String(g.id), (g.started_at || "").slice(0, 16).replace("T", " "), playerText(g.black),
+    const cells = [String(g.id), localTime(g.started_at), playerText(g.black),
       playerText(g.white), `${g.size}x${g.size} ${g.rules}`, resultText(g)];
-    for (const c of cells) {
+    cells.forEach((c, k) => {
       const td = document.createElement("td");
       td.textContent = c;
+      // The phone layout shows each game as a card, each value under its heading.
+      td.dataset.label = headings[k];
+      if (k === 1 && g.started_at) {
+        td.title = `${g.started_at.replace("T", " ").replace("Z", "")} UTC`;
+        td.className = "date";
+      }
       tr.appendChild(td);
-    }
+    });
     const td = document.createElement("td");
     td.className = "actions";
-    td.innerHTML =
+    const play = g.status === "in_progress" ? `<a href="#/game/${g.id}" class="continue">Open</a> ` : "";
+    td.innerHTML = play +
       `<a href="#/replay/${g.id}" class="replay">Replay</a> ` +
       `<a href="/api/history/${g.id}/export?format=ggf" download>GGF</a> ` +
       `<a href="/api/history/${g.id}/export?format=transcript" download>Transcript</a> ` +
@@ -560,7 +779,7 @@ async function openHistory() {
       try {
         await api("DELETE", `/api/history/${g.id}`);
         announce(`Game ${g.id} deleted.`);
-        await openHistory();
+        await openHistory(app.historyPage);
       } catch (e) {
         showError(e);
       }
@@ -582,7 +801,7 @@ async function importFile(e) {
     const text = await file.text();
     const r = await api("POST", `/api/history/import?name=${encodeURIComponent(file.name)}`, undefined, text);
     $("import-status").textContent = `${r.added} added, ${r.skipped} skipped as duplicates.`;
-    await openHistory();
+    await openHistory(app.historyPage);
   } catch (err) {
     showError(err);
   }
@@ -600,8 +819,10 @@ async function openReplay(id) {
     `${i.size}x${i.size} ${i.rules}, ${resultText(i)}`;
   const slider = $("replay-slider");
   slider.max = String(record.positions.length - 1);
-  $("graph").innerHTML = "";
+  $("graph").replaceChildren();
   $("analysis-status").textContent = "";
+  $("replay-continue").hidden = !record.live || record.info.status !== "in_progress";
+  $("replay-continue").href = `#/game/${id}`;
   renderReplayMoves();
   replayTo(app.replay.index);
 }
@@ -630,7 +851,7 @@ function replayTo(index) {
   $("replay-status").textContent = text;
   showOpening($("replay-opening"), step.opening);
   for (const li of $("replay-moves").children) li.classList.toggle("current", Number(li.dataset.ply) === r.index - 1);
-  for (const c of $("graph").querySelectorAll("circle")) c.classList.toggle("current", Number(c.dataset.index) === r.index);
+  for (const c of $("graph").querySelectorAll("circle, tbody tr")) c.classList.toggle("current", Number(c.dataset.index) === r.index);
 }
 
 function renderReplayMoves() {
@@ -661,69 +882,17 @@ function renderReplayMoves() {
 async function analyze() {
   const r = app.replay;
   if (!r) return;
-  try {
-    showError(null);
-    const level = Number($("analysis-level").value);
-    $("analysis-status").textContent = `Analysing at level ${level}…`;
-    $("analyze").disabled = true;
-    r.analysis = await api("POST", `/api/history/${r.record.info.id}/analysis`, { level });
-    const mistakes = r.analysis.moves.filter((m) => m.verdict === "mistake" || m.verdict === "blunder").length;
-    $("analysis-status").textContent = `Analysed at level ${level}: Black lost ${r.analysis.black_loss} discs, ` +
-      `White ${r.analysis.white_loss}; ${mistakes} mistake${mistakes === 1 ? "" : "s"} marked.`;
-    drawGraph(r.analysis);
-    renderReplayMoves();
-    replayTo(r.index);
-  } catch (e) {
-    showError(e);
-    $("analysis-status").textContent = "";
-  } finally {
-    $("analyze").disabled = false;
-  }
-}
-
-function drawGraph(a) {
-  const svgNS = "http://www.w3.org/2000/svg";
-  const W = 480, H = 200, pad = 16;
-  const n = a.evals.length;
-  const maxAbs = Math.max(4, ...a.evals.map((e) => Math.abs(e)));
-  const x = (i) => pad + (n > 1 ? (i * (W - 2 * pad)) / (n - 1) : 0);
-  const y = (e) => H / 2 - (e * (H / 2 - pad)) / maxAbs;
-  const svg = document.createElementNS(svgNS, "svg");
-  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
-  svg.setAttribute("role", "group");
-  svg.setAttribute("aria-label", "Evaluation graph: discs for Black after each move; choose a point to go there");
-  const axis = document.createElementNS(svgNS, "line");
-  axis.setAttribute("x1", pad); axis.setAttribute("x2", W - pad);
-  axis.setAttribute("y1", H / 2); axis.setAttribute("y2", H / 2);
-  axis.setAttribute("class", "axis");
-  svg.appendChild(axis);
-  const line = document.createElementNS(svgNS, "polyline");
-  line.setAttribute("points", a.evals.map((e, i) => `${x(i)},${y(e)}`).join(" "));
-  line.setAttribute("class", "eval-line");
-  svg.appendChild(line);
-  a.evals.forEach((e, i) => {
-    const c = document.createElementNS(svgNS, "circle");
-    const m = i > 0 ? a.moves[i - 1] : null;
-    c.setAttribute("cx", x(i));
-    c.setAttribute("cy", y(e));
-    c.setAttribute("r", m && (m.verdict === "mistake" || m.verdict === "blunder") ? 6 : 4);
-    c.setAttribute("class", "point" + (m ? " " + m.verdict : ""));
-    c.setAttribute("tabindex", "0");
-    c.setAttribute("role", "button");
-    c.dataset.index = String(i);
-    let name = i === 0 ? "Start" : `Move ${i} ${m.played === "PA" ? "pass" : m.played}`;
-    name += `: ${e > 0 ? "+" : ""}${e} for Black`;
-    if (m && m.loss > 0) name += `, ${m.verdict}, lost ${m.loss}`;
-    c.setAttribute("aria-label", name);
-    const title = document.createElementNS(svgNS, "title");
-    title.textContent = name;
-    c.appendChild(title);
-    c.addEventListener("click", () => replayTo(i));
-    c.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); replayTo(i); } });
-    svg.appendChild(c);
-  });
-  $("graph").innerHTML = "";
-  $("graph").appendChild(svg);
+  const level = Number($("analysis-level").value);
+  const analysis = await runJob("analysis", "analysis-status", `Analysing at level ${level}…`,
+    (signal) => api("POST", `/api/history/${r.record.info.id}/analysis`, { level }, undefined, signal));
+  if (!analysis || app.replay !== r) return;
+  r.analysis = analysis;
+  const mistakes = analysis.moves.filter((m) => BAD_VERDICTS.includes(m.verdict)).length;
+  $("analysis-status").textContent = `Analysed at level ${level}: Black lost ${analysis.black_loss} discs, ` +
+    `White ${analysis.white_loss}; ${mistakes} mistake${mistakes === 1 ? "" : "s"} marked.`;
+  drawGraph($("graph"), analysis, replayTo);
+  renderReplayMoves();
+  replayTo(r.index);
 }
 
 // ---- keys and wiring --------------------------------------------------------------------
@@ -778,6 +947,8 @@ function init() {
   $("replay-prev").onclick = () => replayTo(app.replay.index - 1);
   $("replay-next").onclick = () => replayTo(app.replay.index + 1);
   $("analyze").onclick = analyze;
+  $("hint-cancel").onclick = () => cancelJob("hint");
+  $("analysis-cancel").onclick = () => cancelJob("analysis");
   document.addEventListener("keydown", onKey);
   window.addEventListener("hashchange", route);
   route();

@@ -273,6 +273,22 @@ impl Engine {
         self.run(board, mask, limits, stop, progress, true)
     }
 
+    /// The line of best moves the table holds from `board` (playable squares `mask`), at most
+    /// `max` moves, passes included: after [`Engine::analyze`], the expected line after each
+    /// root move. It stops where the table has no best move or the game ends.
+    #[must_use]
+    pub fn line(&self, board: Board, mask: u64, max: usize) -> Vec<Move> {
+        let eval = self.evaluator(mask);
+        let flag = AtomicBool::new(false);
+        let stopper = Stopper {
+            flag: &flag,
+            halt: None,
+            deadline: None,
+            node_limit: None,
+        };
+        Searcher::new(&self.tt, eval.as_ref(), mask, &stopper, None).pv(board, max)
+    }
+
     /// The exact score of `board` (playable squares `mask`) for the side to move when
     /// `lower` is known not to exceed it (say, the value of one of its moves, already
     /// solved): one null-window solve proves that no move does better, and only when one

@@ -228,13 +228,10 @@ impl Level {
             max_loss: ((16 - n) * 2 / 3) as i32,
             rate_percent: ((16 - n) * 4) as u8,
         });
-        // In the book: the weak levels as far as their allowance, the middle levels within 2
-        // discs, master and perfect the best move.
-        let book_margin = match (&allowance, n) {
-            (Some(a), _) => a.max_loss.max(2) as u8,
-            (None, 15..=23) => 2,
-            _ => 0,
-        };
+        // In the book: below master, one of the moves within a disc of the best (the weak
+        // levels also stray within their allowance, at their rate); master and perfect one
+        // of the best moves.
+        let book_margin = if n < 24 { 1 } else { 0 };
         LevelSpec {
             book_margin,
             depth: n,

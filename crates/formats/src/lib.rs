@@ -6,11 +6,15 @@
 //! - [`transcript`]: one game a line as run-together moves (`f5d6c3`), with an optional result.
 //! - [`ggf`]: GGS/NBoard games with players, results, evaluations, times and clocks.
 //! - [`obf`]: Edax's one-line positions with scored moves, for test suites and analysis.
+//! - [`position`]: one position in any of these notations, or as a board string.
+//! - [`svg`]: a position as a picture, with coordinates, the last move and scores.
 //! - [`wthor`]: the French federation's binary database of tournament games (8x8 only).
 
 #![warn(missing_docs)]
 
 pub mod ggf;
 pub mod obf;
+pub mod position;
+pub mod svg;
 pub mod transcript;
 pub mod wthor;

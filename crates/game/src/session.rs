@@ -154,8 +154,35 @@ impl Session {
     /// A new game kept in `log` (nothing is kept with `None`).
     #[must_use]
     pub fn with_log(settings: Settings, log: Option<LogHandle>) -> Session {
+        let start = Position::start(settings.size, settings.rules);
+        Session::from_position(settings, start, log)
+    }
+
+    /// A new game from a set-up `start` (its size and rule replace those of `settings`),
+    /// kept in `log` with that start. A start where neither side can move is a finished
+    /// game, which is kept nowhere.
+    ///
+    /// # Examples
+    /// ```
+    /// use reversi_core::{BoardSize, Color, Position, Rules};
+    /// use reversi_game::{Player, Session, Settings};
+    ///
+    /// let start = Position::start(BoardSize::SIX, Rules::Othello).with_turn(Color::White);
+    /// let settings = Settings { white: Player::Human, ..Settings::default() };
+    /// let session = Session::from_position(settings, start.clone(), None);
+    /// assert_eq!(session.settings().size, BoardSize::SIX);
+    /// assert_eq!(session.to_move(), Some(Color::White));
+    /// assert_eq!(session.rematch().game().start(), &start);
+    /// ```
+    #[must_use]
+    pub fn from_position(settings: Settings, start: Position, log: Option<LogHandle>) -> Session {
+        let settings = Settings {
+            size: start.size(),
+            rules: start.rules(),
+            ..settings
+        };
         Session {
-            game: Game::new(Position::start(settings.size, settings.rules)),
+            game: Game::new(start),
             settings,
             records: Vec::new(),
             redo: Vec::new(),
@@ -582,12 +609,13 @@ impl Session {
         reversi_core::opening_name(&self.game)
     }
 
-    /// A return game: the same board and rules with the players' colours swapped, kept in the
-    /// same log as a new record.
+    /// A return game: the same board, rules and start with the players' colours swapped,
+    /// kept in the same log as a new record.
     #[must_use]
     pub fn rematch(&self) -> Session {
-        Session::with_log(
+        Session::from_position(
             self.settings.swapped(),
+            self.game.start().clone(),
             self.saving.as_ref().map(|s| s.log.clone()),
         )
     }

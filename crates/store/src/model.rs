@@ -301,6 +301,8 @@ pub struct StoredGame {
 pub struct GameFilter {
     /// At most this many; `None` for all.
     pub limit: Option<usize>,
+    /// Skip this many of the newest first (for paging through the list).
+    pub offset: usize,
     /// Games where either player's name contains this text (ASCII case-insensitive).
     pub player: Option<String>,
     /// Only games with this status.

@@ -337,6 +337,10 @@ impl Store {
     /// let filter = GameFilter { status: Some(Status::Finished), ..GameFilter::default() };
     /// assert!(store.list_games(&filter)?.is_empty());
     /// assert_eq!(store.count_games(&GameFilter { limit: Some(1), ..GameFilter::default() })?, 2);
+    ///
+    /// // Paging: the second newest alone.
+    /// let page = GameFilter { limit: Some(1), offset: 1, ..GameFilter::default() };
+    /// assert_eq!(store.list_games(&page)?[0].white.name, "Ben");
     /// # Ok::<(), reversi_store::StoreError>(())
     /// ```
     pub fn list_games(&self, filter: &GameFilter) -> Result<Vec<GameInfo>, StoreError> {
@@ -344,9 +348,10 @@ impl Store {
         let limit = filter
             .limit
             .map_or(-1, |l| i64::try_from(l).unwrap_or(i64::MAX));
+        let offset = i64::try_from(filter.offset).unwrap_or(i64::MAX);
         let sql = format!(
             "SELECT {INFO_COLUMNS} FROM games{clause} \
-             ORDER BY started_at DESC, id DESC LIMIT {limit}"
+             ORDER BY started_at DESC, id DESC LIMIT {limit} OFFSET {offset}"
         );
         let mut stmt = self.conn.prepare(&sql).map_err(self.sql())?;
         let rows = stmt
@@ -357,7 +362,7 @@ impl Store {
         rows.into_iter().map(RawInfo::into_info).collect()
     }
 
-    /// How many games match `filter` (its limit ignored).
+    /// How many games match `filter` (its limit and offset ignored).
     ///
     /// # Errors
     /// On an SQLite error.

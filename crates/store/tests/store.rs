@@ -183,6 +183,7 @@ fn listing_filters_and_deleting() {
                 limit,
                 player: player.map(str::to_string),
                 status,
+                ..GameFilter::default()
             })
             .unwrap()
             .iter()
@@ -196,6 +197,23 @@ fn listing_filters_and_deleting() {
     assert_eq!(f(None, Some(Status::InProgress), None), [ids[3], ids[2]]);
     assert_eq!(f(Some("bob"), Some(Status::Abandoned), None), [ids[1]]);
     assert_eq!(f(None, None, Some(1)), [ids[3]]);
+    let page = |limit, offset| {
+        let filter = GameFilter {
+            limit,
+            offset,
+            ..GameFilter::default()
+        };
+        let games = store.list_games(&filter).unwrap();
+        games.iter().map(|g| g.id).collect::<Vec<_>>()
+    };
+    assert_eq!(
+        page(Some(2), 1),
+        [ids[2], ids[1]],
+        "two games after the newest"
+    );
+    assert_eq!(page(Some(2), 3), [ids[0]], "the last page is short");
+    assert_eq!(page(None, 2), [ids[1], ids[0]], "an offset without a limit");
+    assert_eq!(page(Some(2), 4), [], "past the end");
     assert_eq!(
         store
             .count_games(&GameFilter {

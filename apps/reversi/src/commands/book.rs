@@ -126,8 +126,9 @@ pub enum BookCommand {
     },
     /// Each book move of a position with its value, depth and games, and the opening's name.
     Show {
-        /// A transcript from the start (`f5d6c3`) or a board: 64 squares a1..h8 (`X`/`*`
-        /// black, `O` white, `-` empty) and the side to move. Default: the start.
+        /// An 8x8 position: a transcript from the start (`f5d6c3`), a board (64 squares a1..h8,
+        /// `X`/`*` black, `O` white, `-` empty) and the side to move, an OBF line or a GGF
+        /// game, as `reversi analyze` reads them. Default: the start.
         position: Vec<String>,
         /// The book to read [default: the one --book names, else the shipped one]
         #[arg(long)]

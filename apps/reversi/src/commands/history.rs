@@ -11,6 +11,7 @@ use std::process::ExitCode;
 use anyhow::{bail, Context};
 use clap::{Args, Subcommand, ValueEnum};
 use reversi_core::{format_transcript, opening_name, BoardSize, Color, Outcome, Rules};
+use reversi_formats::svg::{position_svg, SvgOptions};
 use reversi_game::{clock_seed, convert, Replay, StoreLog};
 use reversi_store::{GameFilter, GameId, GameInfo, PlayerKind, Status, Store};
 
@@ -57,13 +58,21 @@ pub enum HistoryCommand {
         #[arg(long, short = 'y')]
         yes: bool,
     },
-    /// Write games out, one a line: as transcripts (`f5d6c3… 33-31`) or GGF.
+    /// Write games out, one a line: as transcripts (`f5d6c3… 33-31`) or GGF; or one game's
+    /// position as an SVG picture (`--format svg --move N`).
     Export {
         /// Ids of the games to write.
         #[arg(required = true)]
         ids: Vec<GameId>,
         #[arg(long, value_enum, default_value_t = ExportFormat::Transcript)]
         format: ExportFormat,
+        /// For svg: the position after this many moves, passes included (0: the start)
+        /// [default: the last]
+        #[arg(long = "move", value_name = "N")]
+        ply: Option<usize>,
+        /// For svg: mark the legal moves of the side to move.
+        #[arg(long)]
+        legal: bool,
         /// Write to this file instead of standard output.
         #[arg(long, short = 'o', value_name = "FILE")]
         output: Option<PathBuf>,
@@ -122,6 +131,7 @@ pub enum HistoryCommand {
 pub enum ExportFormat {
     Transcript,
     Ggf,
+    Svg,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -157,9 +167,23 @@ pub fn run(args: HistoryArgs) -> anyhow::Result<ExitCode> {
         HistoryCommand::Delete { ids, yes } => delete(&mut require(&path)?, &ids, yes),
         HistoryCommand::Export {
             ids,
-            format,
+            format: ExportFormat::Svg,
+            ply,
+            legal,
             output,
-        } => export(&require(&path)?, &ids, format, output.as_deref()),
+        } => export_svg(&require(&path)?, &ids, ply, legal, output.as_deref()),
+        HistoryCommand::Export {
+            ids,
+            format,
+            ply,
+            legal,
+            output,
+        } => {
+            if ply.is_some() || legal {
+                bail!("--move and --legal choose the position of --format svg");
+            }
+            export(&require(&path)?, &ids, format, output.as_deref())
+        }
         HistoryCommand::Import {
             files,
             format,
@@ -225,6 +249,7 @@ fn list(
         limit: (limit > 0).then_some(limit),
         player,
         status,
+        offset: 0,
     };
     let games = store.list_games(&filter)?;
     if games.is_empty() {
@@ -399,14 +424,58 @@ fn export(
                 convert::to_transcript(&stored)
             }
             ExportFormat::Ggf => convert::to_ggf(&stored),
+            ExportFormat::Svg => bail!("an SVG picture is written by export_svg"),
         };
         text.push_str(&line);
         text.push('\n');
     }
+    write_output(&text, output)
+}
+
+/// Writes `text` to `output`, or to standard output without one.
+fn write_output(text: &str, output: Option<&Path>) -> anyhow::Result<ExitCode> {
     match output {
         Some(path) => std::fs::write(path, text)
             .with_context(|| format!("cannot write {}", path.display()))?,
         None => std::io::stdout().lock().write_all(text.as_bytes())?,
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// One game's position after `ply` moves (the last without it) as an SVG picture.
+fn export_svg(
+    store: &Store,
+    ids: &[GameId],
+    ply: Option<usize>,
+    legal: bool,
+    output: Option<&Path>,
+) -> anyhow::Result<ExitCode> {
+    let &[id] = ids else {
+        bail!(
+            "a picture shows one game's position: give one id, not {}",
+            ids.len()
+        );
+    };
+    let stored = store.load_game(id)?;
+    let game = &stored.game;
+    let len = game.moves().len();
+    let ply = ply.unwrap_or(len);
+    let Some(position) = game.positions().get(ply) else {
+        bail!("game {id} has {len} moves: --move goes from 0 (the start) to {len}");
+    };
+    let last = reversi_game::move_at(game, ply);
+    let after = match &last {
+        Some(m) => format!("after {ply}. {}", m.mv),
+        None => "start".to_string(),
+    };
+    let options = SvgOptions {
+        last: last.map(|m| (m.color, m.mv)),
+        legal,
+        scores: Vec::new(),
+        caption: Some(format!(
+            "Game {id}, {} vs {}, {after}",
+            stored.info.black.name, stored.info.white.name
+        )),
+    };
+    write_output(&position_svg(position, &options), output)
 }

@@ -4,8 +4,10 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use anyhow::Context;
 use clap::Args;
-use reversi_core::{BoardSize, Rules, TimeControl};
+use reversi_core::{BoardSize, Position, Rules, TimeControl};
+use reversi_formats::position::parse_position;
 use reversi_game::{clock_seed, Player, Session, Settings};
 
 use crate::frontend::{history, play_session};
@@ -45,6 +47,12 @@ pub struct PlayArgs {
     /// by it. Undo gives back the clocks as they were.
     #[arg(long, value_name = "BASE[+INC]")]
     pub clock: Option<TimeControl>,
+    /// Start from this position instead of the standard start: a board and the side to move
+    /// ("---…OX…--- X", 64 squares of X or *, O and -), an OBF line, a GGF game (its BO) or a
+    /// transcript from the start of --size and --rules. The history keeps it as the game's
+    /// start.
+    #[arg(long, value_name = "POSITION", allow_hyphen_values = true)]
+    pub position: Option<String>,
 }
 
 pub fn run(args: PlayArgs, menu_db: Option<PathBuf>) -> anyhow::Result<ExitCode> {
@@ -56,8 +64,15 @@ pub fn run(args: PlayArgs, menu_db: Option<PathBuf>) -> anyhow::Result<ExitCode>
         seed: args.seed.unwrap_or_else(clock_seed),
         clock: args.clock,
     };
+    let start = match &args.position {
+        Some(text) => parse_position(text, args.size, args.rules)
+            .with_context(|| format!("--position {text:?}"))?
+            .position()
+            .clone(),
+        None => Position::start(args.size, args.rules),
+    };
     let history = history(args.db.or(menu_db), args.no_save);
-    let session = Session::with_log(settings, history.log.clone());
+    let session = Session::from_position(settings, start, history.log.clone());
     play_session(session, args.plain, history)
 }
 

@@ -10,6 +10,7 @@ use anyhow::Context;
 use clap::Args;
 use reversi_store::Store;
 
+use crate::web::site::{PublicUrl, Site};
 use crate::web::{serve, AppState, Config};
 
 /// `reversi serve` options.
@@ -73,6 +74,11 @@ pub struct ServeArgs {
     /// on another address with no --allow-host answers to any name.
     #[arg(long, value_name = "NAME")]
     pub allow_host: Vec<String>,
+    /// The address people elsewhere reach this server by (`http://192.168.1.5:8080/`, or a
+    /// proxy's `https://…`), for the links the page hands out [default: the address the
+    /// browser used].
+    #[arg(long, value_name = "URL")]
+    pub public_url: Option<PublicUrl>,
 }
 
 pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
@@ -118,6 +124,8 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     config.allowed_hosts = if local || !args.allow_host.is_empty() {
         let mut hosts = args.allow_host.clone();
         hosts.push(args.addr.ip().to_string());
+        // A proxy in front passes on the name people use.
+        hosts.extend(args.public_url.as_ref().map(|u| u.host().to_string()));
         if local {
             hosts.extend(["localhost", "127.0.0.1", "::1"].map(String::from));
         }
@@ -138,6 +146,9 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
             "reversi: serving on http://{addr}/ (games saved to {})",
             path.display()
         )?;
+        if let Some(url) = &args.public_url {
+            outln!("links for other people name {}", url.as_str())?;
+        }
         match &config.admin_token {
             Some(token) if args.admin_token_file.is_none() => {
                 outln!("admin token (deleting and importing history games): {token}")?;
@@ -148,6 +159,10 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         outln!("press Ctrl-C to stop")?;
         use std::io::Write;
         std::io::stdout().flush()?;
+        config.site = Site {
+            public_url: args.public_url,
+            listen: Some(addr),
+        };
         serve(listener, AppState::new(store, config), shutdown_signal()).await?;
         outln!("reversi: stopped")?;
         Ok(ExitCode::SUCCESS)

@@ -2,18 +2,24 @@
 
 mod data;
 mod duel;
+mod label;
 mod measure;
 mod parallel;
 mod probcut;
+mod records;
+mod selfplay;
+mod shard;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::Context;
 use clap::{Args, Subcommand};
+use reversi_engine::eval::Evaluator;
 use reversi_engine::pattern::fit::{fit, FitOptions, Sample};
-use reversi_engine::pattern::{stage_empties, PatternEval, Weights};
+use reversi_engine::pattern::{shipped, stage_empties, PatternEval, Weights};
 
 /// `reversi train` options.
 #[derive(Debug, Args)]
@@ -44,17 +50,30 @@ pub enum TrainCommand {
         /// Transposition table of each thread's solver, in MB (cleared before every game).
         #[arg(long, default_value_t = 4, value_parser = crate::options::hash_mb)]
         hash_mb: usize,
-        /// Label only shard K of N (the games numbered K modulo N in each year): N runs,
-        /// on one machine or many, make the same records as one.
-        #[arg(long, value_parser = data::parse_shard)]
-        shard: Option<data::Shard>,
+        /// Label only shard K of N (the games numbered K modulo N in each year) into
+        /// `wthor-YEAR-K-of-N.bin`: `train merge` joins the N shards into the files of one
+        /// run.
+        #[arg(long, value_parser = shard::parse_shard)]
+        shard: Option<shard::Shard>,
         /// Games labelled at once (the records do not depend on it).
         #[arg(long, default_value_t = 1, value_parser = crate::options::threads)]
         threads: usize,
     },
-    /// Self-play games from XOT openings, positions labelled by deeper searches and exact
-    /// solves near the end (one data file per run, named by its seed).
-    Selfplay(duel::SelfplayArgs),
+    /// Self-play games from XOT openings, positions labelled by the searches that played
+    /// them and exact solves near the end (one data file per run, named by its seed).
+    Selfplay(selfplay::SelfplayArgs),
+    /// Label the positions of a data file again, by deeper searches and exact solves.
+    Label(label::LabelArgs),
+    /// Join the shard files of `train data`, `selfplay` or `label --shard K/N` into the
+    /// files one run writes (the same bytes).
+    Merge {
+        /// Folder to write the joined files to.
+        #[arg(long)]
+        out: PathBuf,
+        /// Shard files, or folders whose shard files to take.
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+    },
     /// Fit the weights on a data folder and write a weights file.
     Fit(FitArgs),
     /// Mean absolute error of the static evaluations on the validation positions.
@@ -158,15 +177,15 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
                 also_every,
                 hash_mb,
             };
-            data::run(
-                &wthor,
-                &out,
-                &how,
-                shard.unwrap_or(data::Shard::ALL),
-                threads,
-            )?;
+            data::run(&wthor, &out, &how, shard, threads)?;
         }
-        TrainCommand::Selfplay(a) => duel::selfplay(&a)?,
+        TrainCommand::Selfplay(a) => selfplay::run(&a)?,
+        TrainCommand::Label(a) => label::run(&a)?,
+        TrainCommand::Merge { out, inputs } => {
+            for (path, records) in shard::merge(&out, &inputs)? {
+                outln!("wrote {} ({records} positions)", path.display())?;
+            }
+        }
         TrainCommand::Fit(a) => run_fit(&a)?,
         TrainCommand::Probcut(a) => probcut::run(&a)?,
         TrainCommand::Mae {
@@ -199,6 +218,26 @@ pub(crate) fn load_eval(path: &Path) -> anyhow::Result<PatternEval> {
     let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
     let w = Weights::from_bytes(&bytes).with_context(|| format!("loading {}", path.display()))?;
     Ok(PatternEval::new(&w))
+}
+
+/// The evaluation of `--weights FILE` (the shipped weights without one), and how a shard
+/// file's header names it.
+pub(crate) fn eval_of(path: Option<&Path>) -> anyhow::Result<(Arc<dyn Evaluator>, String)> {
+    match path {
+        Some(p) => {
+            let bytes = std::fs::read(p).with_context(|| format!("reading {}", p.display()))?;
+            let w =
+                Weights::from_bytes(&bytes).with_context(|| format!("loading {}", p.display()))?;
+            Ok((
+                Arc::new(PatternEval::new(&w)),
+                format!("crc32:{:08x}", w.checksum()),
+            ))
+        }
+        None => Ok((
+            shipped().context("loading the shipped weights")?,
+            "shipped".to_string(),
+        )),
+    }
 }
 
 /// The training and validation samples of a data folder.

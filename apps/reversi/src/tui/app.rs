@@ -8,6 +8,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
+use super::editor::{Editor, EditorAction};
 use super::game::{GameAction, GameScreen, Note};
 use super::history::{HistoryAction, HistoryScreen};
 use super::menu::{Menu, MenuItem};
@@ -21,7 +22,8 @@ use reversi_game::{Session, Settings};
 /// The screen shown.
 pub enum Screen {
     Menu(Menu),
-    Setup(Setup),
+    Setup(Box<Setup>),
+    Editor(Box<Editor>),
     Help,
     Game(Box<GameScreen>),
     History(Box<HistoryScreen>),
@@ -76,6 +78,20 @@ impl App {
         self.play(Session::with_log(settings, self.history.log.clone()));
     }
 
+    /// A new game from `start`, or from the standard start of `settings` without one.
+    fn start_from(&mut self, settings: Settings, start: Option<reversi_core::Position>) {
+        match start {
+            Some(start) => {
+                self.play(Session::from_position(
+                    settings,
+                    start,
+                    self.history.log.clone(),
+                ));
+            }
+            None => self.start_game(settings),
+        }
+    }
+
     fn play(&mut self, session: Session) {
         self.last = *session.settings();
         let mut game = GameScreen::new(session);
@@ -127,7 +143,11 @@ impl App {
                 Some(MenuItem::NewGame) => {
                     let mut settings = self.last;
                     settings.seed = settings.seed.wrapping_add(1);
-                    self.screen = Screen::Setup(Setup::new(settings));
+                    self.screen = Screen::Setup(Box::new(Setup::new(settings)));
+                }
+                Some(MenuItem::Editor) => {
+                    let editor = Editor::new(self.last.size, self.last.rules);
+                    self.screen = Screen::Editor(Box::new(editor));
                 }
                 Some(MenuItem::History) => {
                     let list = HistoryScreen::open(self.history.db.as_deref());
@@ -138,9 +158,21 @@ impl App {
                 None => {}
             },
             Screen::Setup(setup) => match setup.on_key(key) {
-                SetupAction::Start(settings) => self.start_game(settings),
+                SetupAction::Start(settings) => {
+                    let start = setup.start.clone();
+                    self.start_from(settings, start);
+                }
                 SetupAction::Back => self.screen = Screen::Menu(Menu::default()),
                 SetupAction::Stay => {}
+            },
+            Screen::Editor(editor) => match editor.on_key(key) {
+                EditorAction::Play(start) => {
+                    let mut settings = self.last;
+                    settings.seed = settings.seed.wrapping_add(1);
+                    self.screen = Screen::Setup(Box::new(Setup::from_position(settings, *start)));
+                }
+                EditorAction::Back => self.screen = Screen::Menu(Menu::default()),
+                EditorAction::Stay => {}
             },
             Screen::Help => self.screen = Screen::Menu(Menu::default()),
             Screen::History(list) => match list.on_key(key) {
@@ -219,6 +251,7 @@ impl Widget for &App {
         match &self.screen {
             Screen::Menu(menu) => menu.render(self.theme, area, buf),
             Screen::Setup(setup) => setup.render(self.theme, area, buf),
+            Screen::Editor(editor) => editor.render(self.theme, area, buf),
             Screen::Help => help::render(self.theme, area, buf),
             Screen::Game(game) => super::game::render(game, self.theme, area, buf),
             Screen::History(list) => list.render(self.theme, area, buf),

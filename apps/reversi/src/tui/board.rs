@@ -2,9 +2,9 @@
 //! discs it flipped, and hint scores on their squares.
 
 use ratatui::buffer::Buffer;
-use ratatui::layout::Rect;
+use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
-use ratatui::widgets::Widget;
+use ratatui::widgets::{Block, Borders, Widget};
 use reversi_core::{Move, Position, Square};
 use reversi_engine::Candidate;
 
@@ -34,6 +34,22 @@ pub fn cell_width(n: u8) -> u16 {
 #[must_use]
 pub fn board_extent(n: u8) -> (u16, u16) {
     (LABEL_WIDTH + u16::from(n) * cell_width(n), 1 + u16::from(n))
+}
+
+/// Splits `area` into a bordered box just large enough for an `n`x`n` board (the border
+/// drawn) and the panel to its right; returns the box's inside and the panel.
+pub fn board_frame(area: Rect, n: u8, buf: &mut Buffer) -> (Rect, Rect) {
+    let (bw, bh) = board_extent(n);
+    let [board_area, panel_area] =
+        Layout::horizontal([Constraint::Length(bw + 2), Constraint::Min(0)]).areas(area);
+    let board_area = Rect {
+        height: board_area.height.min(bh + 2),
+        ..board_area
+    };
+    let block = Block::default().borders(Borders::ALL);
+    let inner = block.inner(board_area);
+    block.render(board_area, buf);
+    (inner, panel_area)
 }
 
 /// One frame of the board.

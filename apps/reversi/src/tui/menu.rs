@@ -1,4 +1,4 @@
-//! The main menu screen: new game, history, help, quit.
+//! The main menu screen: new game, set up a position, history, help, quit.
 
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::buffer::Buffer;
@@ -12,14 +12,16 @@ use super::theme::Theme;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MenuItem {
     NewGame,
+    Editor,
     History,
     Help,
     Quit,
 }
 
 impl MenuItem {
-    pub const ALL: [MenuItem; 4] = [
+    pub const ALL: [MenuItem; 5] = [
         MenuItem::NewGame,
+        MenuItem::Editor,
         MenuItem::History,
         MenuItem::Help,
         MenuItem::Quit,
@@ -29,6 +31,7 @@ impl MenuItem {
     pub fn label(self) -> &'static str {
         match self {
             MenuItem::NewGame => "New game",
+            MenuItem::Editor => "Set up a position",
             MenuItem::History => "History",
             MenuItem::Help => "Help",
             MenuItem::Quit => "Quit",
@@ -38,6 +41,7 @@ impl MenuItem {
     fn shortcut(self) -> char {
         match self {
             MenuItem::NewGame => 'n',
+            MenuItem::Editor => 'e',
             MenuItem::History => 'h',
             MenuItem::Help => '?',
             MenuItem::Quit => 'q',

@@ -6,10 +6,10 @@ use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Margin, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Widget, Wrap};
+use ratatui::widgets::{Paragraph, Widget, Wrap};
 use reversi_core::{Color, Move};
 
-use super::board::{board_extent, Board};
+use super::board::{board_frame, Board};
 use super::theme::Theme;
 use reversi_game::{outcome_text, player_name, record_note, Replay};
 
@@ -82,16 +82,7 @@ impl ReplayScreen {
         .render(title, buf);
 
         let pos = r.position();
-        let (bw, bh) = board_extent(pos.size().get());
-        let [board_area, panel_area] =
-            Layout::horizontal([Constraint::Length(bw + 2), Constraint::Min(0)]).areas(middle);
-        let board_area = Rect {
-            height: board_area.height.min(bh + 2),
-            ..board_area
-        };
-        let block = Block::default().borders(Borders::ALL);
-        let inner = block.inner(board_area);
-        block.render(board_area, buf);
+        let (inner, panel_area) = board_frame(middle, pos.size().get(), buf);
         let last = r.last_move();
         Board {
             position: pos,

@@ -1,12 +1,13 @@
 //! The new-game screen: board size, start rule, who plays each side (a person or a computer
-//! at some level) and the game clock.
+//! at some level) and the game clock; for a position set up in the editor, the players and
+//! clock only.
 
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Widget};
-use reversi_core::{BoardSize, Rules, TimeControl};
+use reversi_core::{BoardSize, Position, Rules, TimeControl};
 use reversi_engine::ai::Ai;
 use reversi_engine::levels::Level;
 
@@ -38,6 +39,9 @@ const START_ROW: usize = 5;
 pub struct Setup {
     pub settings: Settings,
     pub row: usize,
+    /// The position set up in the editor, whose size and rule the game keeps; `None` for
+    /// the standard start.
+    pub start: Option<Position>,
 }
 
 /// What a key on the new-game screen leads to.
@@ -54,6 +58,21 @@ impl Setup {
         Setup {
             settings,
             row: START_ROW,
+            start: None,
+        }
+    }
+
+    /// The screen for a game from `start`: its size and rule are fixed.
+    #[must_use]
+    pub fn from_position(settings: Settings, start: Position) -> Setup {
+        Setup {
+            settings: Settings {
+                size: start.size(),
+                rules: start.rules(),
+                ..settings
+            },
+            start: Some(start),
+            ..Setup::new(settings)
         }
     }
 
@@ -75,6 +94,7 @@ impl Setup {
     fn change(&mut self, step: i32) {
         let s = &mut self.settings;
         match self.row {
+            0 | 1 if self.start.is_some() => {}
             0 => {
                 let sizes = BoardSize::ALL;
                 let i = sizes.iter().position(|&b| b == s.size).unwrap_or(2);
@@ -123,7 +143,12 @@ impl Setup {
             ),
             "Start the game".to_string(),
         ];
-        let mut lines = vec![Line::styled("New game", theme.title()), Line::raw("")];
+        let title = if self.start.is_some() {
+            "New game from the position set up"
+        } else {
+            "New game"
+        };
+        let mut lines = vec![Line::styled(title, theme.title()), Line::raw("")];
         for (i, text) in rows.into_iter().enumerate() {
             if i == self.row {
                 lines.push(Line::styled(format!("▶ {text}"), theme.selected()));
@@ -132,9 +157,15 @@ impl Setup {
             }
         }
         lines.push(Line::raw(""));
-        lines.push(Line::raw(match s.rules {
-            Rules::Othello => "Othello: four discs in the centre to start.",
-            Rules::Reversi => "Reversi: an empty board; the first four discs go in the centre.",
+        lines.push(Line::raw(match (&self.start, s.rules) {
+            (Some(p), _) => format!(
+                "From the position set up, {} to move (size and rule fixed).",
+                p.turn()
+            ),
+            (None, Rules::Othello) => "Othello: four discs in the centre to start.".into(),
+            (None, Rules::Reversi) => {
+                "Reversi: an empty board; the first four discs go in the centre.".into()
+            }
         }));
         lines.push(Line::raw(""));
         lines.push(Line::styled(

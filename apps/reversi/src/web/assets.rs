@@ -1,4 +1,4 @@
-//! The page: HTML, script and style sheet, embedded in the binary (no build step).
+//! The page: HTML, script, style sheet and icon, embedded in the binary (no build step).
 
 use axum::http::header;
 use axum::response::IntoResponse;
@@ -9,7 +9,10 @@ use super::AppState;
 
 const INDEX: &str = include_str!("../../web/index.html");
 const SCRIPT: &str = include_str!("../../web/app.js");
+const BOARD_SCRIPT: &str = include_str!("../../web/board.js");
+const GRAPH_SCRIPT: &str = include_str!("../../web/graph.js");
 const STYLE: &str = include_str!("../../web/style.css");
+const ICON: &str = include_str!("../../web/favicon.svg");
 
 fn asset(content_type: &'static str, body: &'static str) -> impl IntoResponse {
     (
@@ -32,7 +35,19 @@ pub fn router() -> Router<AppState> {
             get(|| async { asset("text/javascript; charset=utf-8", SCRIPT) }),
         )
         .route(
+            "/board.js",
+            get(|| async { asset("text/javascript; charset=utf-8", BOARD_SCRIPT) }),
+        )
+        .route(
+            "/graph.js",
+            get(|| async { asset("text/javascript; charset=utf-8", GRAPH_SCRIPT) }),
+        )
+        .route(
             "/style.css",
             get(|| async { asset("text/css; charset=utf-8", STYLE) }),
+        )
+        .route(
+            "/favicon.svg",
+            get(|| async { asset("image/svg+xml", ICON) }),
         )
 }

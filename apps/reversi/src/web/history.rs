@@ -36,14 +36,20 @@ pub fn router() -> Router<AppState> {
 pub struct ListQuery {
     /// At most this many games, newest first [default 100; 0 for all].
     limit: Option<usize>,
+    /// Skip this many of the newest first (paging) [default 0].
+    offset: Option<usize>,
     player: Option<String>,
     status: Option<String>,
 }
 
+/// The header that carries how many games match a list request, whatever its limit and
+/// offset (for the page's "games 51-100 of 230").
+pub const TOTAL_HEADER: &str = "x-total-count";
+
 async fn list(
     State(app): State<AppState>,
     ApiQuery(q): ApiQuery<ListQuery>,
-) -> Result<Json<Vec<InfoView>>, AppError> {
+) -> Result<impl IntoResponse, AppError> {
     let status = q
         .status
         .as_deref()
@@ -53,11 +59,16 @@ async fn list(
     let limit = q.limit.unwrap_or(100);
     let filter = GameFilter {
         limit: (limit > 0).then_some(limit),
+        offset: q.offset.unwrap_or(0),
         player: q.player,
         status,
     };
-    let games = app.store().list_games(&filter)?;
-    Ok(Json(games.iter().map(InfoView::of).collect()))
+    let (games, total) = {
+        let store = app.store();
+        (store.list_games(&filter)?, store.count_games(&filter)?)
+    };
+    let views: Vec<InfoView> = games.iter().map(InfoView::of).collect();
+    Ok(([(TOTAL_HEADER, total.to_string())], Json(views)))
 }
 
 #[derive(Debug, Serialize)]

@@ -15,7 +15,10 @@ use tower::ServiceExt;
 
 use super::{app, AppState, Config, MAX_BODY};
 
+/// The app over an in-memory history, with no opening book: these tests watch the computer
+/// search (thinking events, analysis kinds), which a book move would skip.
 pub(super) fn test_app() -> Router {
+    reversi_engine::book::set_process_book(None);
     app(AppState::new(
         Store::open_in_memory().unwrap(),
         Config::for_cores(1),
@@ -919,4 +922,73 @@ async fn bad_requests_get_a_4xx_naming_the_problem() {
     let (s, _, html) = send(&app, "GET", "/", None, None, "").await;
     assert_eq!(s, StatusCode::OK);
     assert!(html.contains("<title>Reversi</title>"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn history_pages_with_offset_and_a_total_header() {
+    let app = test_app();
+    let mut ids = Vec::new();
+    for _ in 0..5 {
+        let (id, _, _) = create(&app, json!({"black": "human", "white": "human"})).await;
+        ids.push(id);
+    }
+    let page = |uri: &'static str| {
+        let app = app.clone();
+        async move {
+            let req = Request::builder().uri(uri).body(Body::empty()).unwrap();
+            let resp = app.oneshot(req).await.unwrap();
+            assert_eq!(resp.status(), StatusCode::OK);
+            let total = resp.headers()["x-total-count"]
+                .to_str()
+                .unwrap()
+                .to_string();
+            let bytes = resp.into_body().collect().await.unwrap().to_bytes();
+            let list: Value = serde_json::from_slice(&bytes).unwrap();
+            let listed: Vec<i64> = list
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|g| g["id"].as_i64().unwrap())
+                .collect();
+            (total, listed)
+        }
+    };
+    // Newest first: ids were given in order, and games started in the same second sort by id.
+    let newest: Vec<i64> = ids.iter().rev().copied().collect();
+    assert_eq!(
+        page("/api/history?limit=2").await,
+        ("5".into(), newest[..2].to_vec())
+    );
+    assert_eq!(
+        page("/api/history?limit=2&offset=2").await,
+        ("5".into(), newest[2..4].to_vec())
+    );
+    assert_eq!(
+        page("/api/history?limit=2&offset=4").await,
+        ("5".into(), newest[4..].to_vec())
+    );
+    assert_eq!(
+        page("/api/history?offset=9").await,
+        ("5".into(), Vec::new())
+    );
+    let (s, v) = call(&app, "GET", "/api/history?offset=-1", None, None).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST, "{v}");
+}
+
+#[tokio::test]
+async fn the_site_route_names_the_address_the_browser_used() {
+    let app = test_app();
+    let req = Request::builder()
+        .uri("/api/site")
+        .header("host", "192.168.1.5:8080")
+        .body(Body::empty())
+        .unwrap();
+    let resp = app.oneshot(req).await.unwrap();
+    assert_eq!(resp.status(), StatusCode::OK);
+    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
+    let v: Value = serde_json::from_slice(&bytes).unwrap();
+    assert_eq!(
+        v,
+        json!({"base": "http://192.168.1.5:8080/", "public": false, "warning": null})
+    );
 }

@@ -1,8 +1,13 @@
 // Browser tests of `reversi serve`'s page in Debian's headless Chromium, driven by Playwright.
 // Run by tests/web_e2e.rs (cargo test) against a fresh server: REVERSI_URL is its address,
-// SCREENSHOT_DIR where the screenshots go. Prints one line per test; exits 1 on a failure.
+// SCREENSHOT_DIR where the screenshots go, REVERSI_BIN the program (for the tests that start
+// and stop a server of their own). Prints one line per test; exits 1 on a failure.
 import { chromium } from "playwright-core";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, mkdtempSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import assert from "node:assert/strict";
 
 const BASE = process.env.REVERSI_URL;
@@ -24,6 +29,53 @@ const browser = await chromium.launch({
 });
 
 const TIMEOUT = 20000;
+const BIN = process.env.REVERSI_BIN;
+const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
+
+/** Starts `reversi serve` (for the restart test); resolves to { url, child } once it listens. */
+function startServer(args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(BIN, ["serve", "--no-book", ...args], { stdio: ["ignore", "pipe", "inherit"] });
+    child.on("error", reject);
+    const lines = createInterface({ input: child.stdout });
+    lines.once("line", (line) => {
+      const url = line.split(/\s+/).find((w) => w.startsWith("http://"));
+      if (url) resolve({ url, child }); else reject(new Error("no URL in: " + line));
+    });
+    // Keep reading, so that the server never blocks on a full pipe.
+    lines.on("line", () => {});
+  });
+}
+
+function stopServer(child) {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) { resolve(); return; }
+    child.once("exit", () => resolve());
+    child.kill("SIGKILL");
+  });
+}
+
+/** Creates a game through the page's own function (no form), then waits for its board. */
+async function createByScript(page, settings) {
+  const before = page.url();
+  await page.evaluate((s) => createGame(s), settings);
+  await page.waitForFunction((u) => location.href !== u && /#\/game\/\d+$/.test(location.hash), before);
+  await page.waitForFunction(() => {
+    const b = document.getElementById("board");
+    return !document.getElementById("game-view").hidden && b.dataset.moves !== undefined &&
+      Number(location.hash.split("/").pop()) === app.gameId && app.game && app.game.id === app.gameId;
+  });
+  return Number(page.url().split("/").pop());
+}
+
+/** Boxes of the visible elements matching `selector` that are smaller than 44x44 CSS px. */
+async function smallTargets(page, selector) {
+  return page.locator(selector).evaluateAll((els) => els
+    .filter((el) => el.offsetParent !== null && getComputedStyle(el).visibility !== "hidden")
+    .map((el) => ({ el: el.id || el.textContent.trim().slice(0, 20), r: el.getBoundingClientRect() }))
+    .filter(({ r }) => r.width < 44 || r.height < 44)
+    .map(({ el, r }) => `${el} ${Math.round(r.width)}x${Math.round(r.height)}`));
+}
 
 async function newPage(options = {}) {
   const context = await browser.newContext({ viewport: { width: 1100, height: 800 }, ...options });
@@ -92,6 +144,9 @@ const tests = {
     const text = await page.locator("#result-text").textContent();
     assert.match(text, /^(Black wins|White wins|Draw) \d+-\d+$/);
     await page.waitForFunction(() => /Game over/.test(document.getElementById("announce").textContent));
+    // The computer's last search is not left on show once the game is over.
+    assert.equal(await page.locator("#thinking").isVisible(), true);
+    assert.deepEqual(await page.locator("#thinking dd").allTextContents(), ["-", "-", "-", "-"]);
     const b = await page.locator("#board .sq.black").count();
     const w = await page.locator("#board .sq.white").count();
     const counts = (await page.locator("#counts").textContent()).match(/Black (\d+)\s+White (\d+)/);
@@ -139,6 +194,8 @@ const tests = {
     assert.equal(await page.locator("#moves li").first().textContent(), "c4");
     await page.click("#undo");
     await waitMoves(page, 0);
+    // The search for the move taken back is gone with it.
+    assert.deepEqual(await page.locator("#thinking dd").allTextContents(), ["-", "-", "-", "-"]);
     assert.equal(await page.locator('[data-square="c4"]').getAttribute("aria-label"), "c4, empty, legal move");
     await page.waitForFunction(() => /taken back/.test(document.getElementById("announce").textContent));
     await page.click("#redo");
@@ -194,10 +251,25 @@ const tests = {
       await page.waitForFunction((n) => Number(document.getElementById("board").dataset.moves) >= n, i + 1);
     }
     await page.waitForSelector("#pass-notice:not([hidden])");
-    assert.equal(await page.locator("#pass-notice").textContent(), "Black has no legal move and passes.");
-    await page.waitForFunction(() => /passes/.test(document.getElementById("announce").textContent));
+    // Told as what happened, with the move number of the pass.
+    assert.equal(await page.locator("#pass-notice").textContent(), "Move 5: Black had no legal move and passed.");
+    await page.waitForFunction(() => /Black had no legal move and passed/.test(document.getElementById("announce").textContent));
     assert.equal(await boardAttr(page, "data-turn"), "white");
     assert.equal((await page.locator("#moves li").last().textContent()), "pass");
+    // After White's reply it still reads right, and says what followed; one move later it is gone.
+    const reply = await page.locator("#board .sq.legal").first().getAttribute("data-square");
+    await page.click(`[data-square="${reply}"]`);
+    await waitMoves(page, 6);
+    assert.equal(await page.locator("#pass-notice").textContent(),
+      `Move 5: Black had no legal move and passed; then White played ${reply}.`);
+    if ((await boardAttr(page, "data-over")) === "false") {
+      const before = Number(await boardAttr(page, "data-moves"));
+      await page.locator("#board .sq.legal").first().click();
+      await page.waitForFunction((n) => Number(document.getElementById("board").dataset.moves) > n, before);
+      assert.equal(await page.locator("#pass-notice").isHidden(), true);
+    }
+    // Two people at one board: no computer, so no thinking panel.
+    assert.equal(await page.locator("#thinking").isHidden(), true);
     await page.context().close();
   },
 
@@ -270,6 +342,23 @@ const tests = {
     await page.click("#analyze");
     await page.waitForFunction(() => /^Analysed/.test(document.getElementById("analysis-status").textContent), null, { timeout: 60000 });
     assert.equal(await page.locator("#graph circle").count(), positions);
+    // Axes: values either side of a zero line, move numbers from 0 every 10, their titles, a
+    // legend.
+    assert.equal(await page.locator("#graph line.zero").count(), 1);
+    const values = await page.locator("#graph .tick.value").allTextContents();
+    assert.ok(values.includes("0") && values.some((v) => v.startsWith("+")) && values.some((v) => v.startsWith("\u2212")), values.join());
+    const moves = await page.locator("#graph .tick.move").allTextContents();
+    assert.deepEqual(moves.slice(0, 3), ["0", "10", "20"]);
+    assert.deepEqual(await page.locator("#graph .axis-title").allTextContents(), ["move", "discs for Black"]);
+    assert.equal(await page.locator("#graph .legend li").count(), 4);
+    // The same values as a table, a row a position, each a way to go there.
+    assert.equal(await page.locator("#graph .eval-table tbody tr").count(), positions);
+    await page.locator("#graph .eval-table summary").click();
+    const row = page.locator('#graph .eval-table tbody tr[data-index="12"]');
+    const point = await page.locator('#graph circle[data-index="12"]').getAttribute("aria-label");
+    assert.match(point, new RegExp(`: ${(await row.locator("td").nth(2).textContent()).replace("+", "\\+")} for Black`));
+    await row.locator("button").click();
+    assert.equal(await page.locator("#replay-board").getAttribute("data-index"), "12");
     await page.locator('#graph circle[data-index="10"]').click();
     assert.equal(await page.locator("#replay-board").getAttribute("data-index"), "10");
     assert.match(await page.locator("#replay-status").textContent(), /Evaluation [+-]?\d+ for Black/);
@@ -286,12 +375,22 @@ const tests = {
     const host = await newPage();
     const guest = await newPage({ reducedMotion: "reduce" });
     const id = await startGame(host, { white: "human", remote: true });
+    await host.waitForFunction(() => document.getElementById("share-link").value !== "");
     const link = await host.locator("#share-link").inputValue();
-    // The link carries the game's join code: without it nobody takes the seat.
+    // Built from the address the browser used, and carrying the game's join code (without it
+    // nobody takes the seat); the server listens on 127.0.0.1 alone, so the page says that the
+    // link works on this machine only.
     assert.match(link, new RegExp(`^${BASE.replace(/\/$/, "")}/#/join/${id}/[0-9a-f]{32}$`));
+    assert.match(await host.locator("#share-warning").textContent(), /this machine only.*--public-url/);
+    assert.equal(await host.locator("#seat").textContent(),
+      "You play Black; the person who joins by the link plays White.");
     await guest.goto(link);
     await guest.waitForSelector("#game-view:not([hidden])");
     await host.waitForFunction(() => /has joined/.test(document.getElementById("share-status").textContent));
+    // The guest is told its colour, on the page and to screen readers.
+    assert.equal(await guest.locator("#seat").textContent(),
+      "You play White; your opponent plays Black from the other browser.");
+    assert.equal(await guest.locator("#share").isHidden(), true);
     // The guest plays White: Black's squares are not theirs.
     assert.equal(await guest.locator("#board").getAttribute("data-my-turn"), "false");
     assert.equal(await guest.locator('[data-square="f5"]').getAttribute("aria-disabled"), "true");
@@ -316,8 +415,230 @@ const tests = {
     assert.deepEqual(await guest.locator("#moves li").allTextContents(), ["f5", "d6", "c3"]);
     // f5 d6 is a named line, and c3 leaves it named.
     assert.equal(await guest.locator("#opening").textContent(), "Opening: Perpendicular Opening");
+    // A third visitor with the same link: both seats are taken, so it watches, read-only.
+    const third = await newPage();
+    await third.goto(link);
+    await third.waitForFunction((n) => location.hash === `#/game/${n}` &&
+      document.getElementById("board").dataset.moves === "3", id);
+    assert.equal(await third.locator("#game-view").getAttribute("data-role"), "spectator");
+    assert.match(await third.locator("#notice").textContent(), /already taken.*you are watching it/);
+    assert.equal(await third.locator("#seat").textContent(), "You are watching this game: only its players can move.");
+    assert.equal(await third.locator("#board").getAttribute("data-my-turn"), "false");
+    for (const b of ["#undo", "#redo", "#hint", "#resign"]) assert.equal(await third.locator(b).isHidden(), true, b);
+    assert.equal(await third.locator("#error").isHidden(), true);
+    // It follows the game as it goes on.
+    await guest.locator("#board .sq.legal").first().click();
+    await waitMoves(third, 4);
+    await third.waitForTimeout(600);
+    await third.screenshot({ path: `${SHOTS}/spectator.png`, fullPage: true });
+    await third.context().close();
     await host.context().close();
     await guest.context().close();
+  },
+
+  async "coordinates around every board size, and the favicon"() {
+    const page = await newPage();
+    await page.goto(BASE + "#/new");
+    for (const n of [4, 6, 8, 10, 12, 14, 16]) {
+      await createByScript(page, { size: n, rules: "othello", black: "human", white: "human" });
+      const letters = "abcdefghijklmnop".slice(0, n).split("");
+      const numbers = Array.from({ length: n }, (_, i) => String(i + 1));
+      for (const [where, want] of [["top", letters], ["bottom", letters], ["left", numbers], ["right", numbers]]) {
+        assert.deepEqual(await page.locator(`#game-view .coords.${where} span`).allTextContents(), want, `${n}x${n} ${where}`);
+      }
+      // Each label sits over its column or beside its row: the last ones too (p, 16).
+      const centre = (loc) => loc.evaluate((el) => {
+        const r = el.getBoundingClientRect();
+        return [r.left + r.width / 2, r.top + r.height / 2];
+      });
+      const last = letters[n - 1] + n;
+      const [sx, sy] = await centre(page.locator(`[data-square="${last}"]`));
+      const [lx] = await centre(page.locator("#game-view .coords.top span").last());
+      const [, ly] = await centre(page.locator("#game-view .coords.left span").last());
+      assert.ok(Math.abs(sx - lx) < 1.5 && Math.abs(sy - ly) < 1.5, `${n}x${n}: ${last} at ${sx},${sy}; labels at ${lx},${ly}`);
+      if (n === 16) await page.screenshot({ path: `${SHOTS}/board-16x16.png`, fullPage: true });
+    }
+    // The replay board has them too.
+    await page.goto(`${BASE}#/replay/${state.fullGame}`);
+    await page.waitForSelector("#replay-view:not([hidden])");
+    assert.equal(await page.locator("#replay-view .coords.top span").count(), 8);
+    const icon = await page.locator("link[rel=icon]").getAttribute("href");
+    const resp = await page.request.get(BASE.replace(/\/$/, "") + icon);
+    assert.equal(resp.status(), 200);
+    assert.equal(resp.headers()["content-type"], "image/svg+xml");
+    assert.match(await resp.text(), /^<svg /);
+    await page.context().close();
+  },
+
+  async "hints and analyses show a spinner, run one at a time and can be cancelled"() {
+    const page = await newPage();
+    const requests = [];
+    page.on("request", (r) => { if (/\/(hints|analysis)$/.test(r.url())) requests.push(r.url()); });
+    await page.goto(BASE + "#/new");
+    await createByScript(page, { size: 8, rules: "othello", black: "human", white: "human" });
+    // A slow search (the top level, 20 s per move): the spinner and cancel show, and the
+    // button and key do nothing while it runs.
+    await page.selectOption("#hint-level", "60");
+    await page.click("#hint");
+    await page.waitForSelector("#hint-busy:not([hidden]) .spinner");
+    assert.equal(await page.locator("#hint").isDisabled(), true);
+    assert.equal(await page.locator("#hint").getAttribute("aria-busy"), "true");
+    assert.match(await page.locator("#hint-status").textContent(), /^Searching at level 60/);
+    await page.locator("h2#game-title").click();
+    await page.keyboard.press("h");
+    await page.screenshot({ path: `${SHOTS}/hint-running.png` });
+    await page.click("#hint-cancel");
+    await page.waitForSelector("#hint-busy", { state: "hidden" });
+    assert.equal(await page.locator("#hint-cancel").isHidden(), true);
+    assert.equal(await page.locator("#hint").isDisabled(), false);
+    assert.equal(await page.locator("#hint-status").textContent(), "Cancelled.");
+    assert.equal(await page.locator("#board .sq.hinted").count(), 0);
+    assert.equal(requests.length, 1, "one hint request, not one a press");
+    assert.equal(await page.locator("#error").isHidden(), true);
+    // A quick one after it still answers.
+    await page.selectOption("#hint-level", "2");
+    await page.click("#hint");
+    await page.waitForFunction(() => document.querySelectorAll("#board .sq.hinted").length === 4);
+    assert.equal(await page.locator("#hint-status").textContent(), "");
+    // A hint running when the position changes is stopped: it would be about a gone position.
+    await page.selectOption("#hint-level", "60");
+    await page.click("#hint");
+    await page.waitForSelector("#hint-busy:not([hidden])");
+    await page.click('[data-square="f5"]');
+    await waitMoves(page, 1);
+    await page.waitForSelector("#hint-busy", { state: "hidden" });
+    assert.equal(await page.locator("#hint").isDisabled(), false);
+
+    // The same for an analysis.
+    await page.goto(`${BASE}#/replay/${state.fullGame}`);
+    await page.waitForSelector("#replay-view:not([hidden])");
+    await page.selectOption("#analysis-level", "60");
+    await page.click("#analyze");
+    await page.waitForSelector("#analysis-busy:not([hidden]) .spinner");
+    assert.equal(await page.locator("#analyze").isDisabled(), true);
+    assert.match(await page.locator("#analysis-status").textContent(), /^Analysing at level 60/);
+    await page.screenshot({ path: `${SHOTS}/analysis-running.png` });
+    await page.click("#analysis-cancel");
+    await page.waitForSelector("#analysis-busy", { state: "hidden" });
+    assert.equal(await page.locator("#analyze").isDisabled(), false);
+    assert.equal(await page.locator("#analysis-status").textContent(), "Cancelled.");
+    assert.equal(await page.locator("#graph svg").count(), 0);
+    await page.context().close();
+  },
+
+  async "a phone (390x844): the board, controls and history fit, touch targets 44 px"() {
+    const page = await newPage(PHONE);
+    await page.goto(BASE + "#/new");
+    assert.deepEqual(await smallTargets(page, "header a, #new-view button, #new-view select, #new-view label.check"), []);
+    await createByScript(page, { size: 8, rules: "othello", black: "human", white: "ai:1" });
+    const width = () => page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(await width() <= 390, `the page is ${await width()} px wide`);
+    const sq = await page.locator('[data-square="a1"]').boundingBox();
+    assert.ok(sq.width >= 44 && sq.height >= 44, `8x8 squares are ${sq.width}x${sq.height}`);
+    assert.deepEqual(await smallTargets(page, "#game-view button:not(.sq), #game-view select, #game-view label.check"), []);
+    await page.locator('[data-square="f5"]').tap();
+    await waitMoves(page, 2);
+    await page.waitForTimeout(600);
+    await page.screenshot({ path: `${SHOTS}/phone-8x8.png`, fullPage: true });
+    // 16x16: every square on screen (they cannot all be 44 px at this width).
+    await createByScript(page, { size: 16, rules: "othello", black: "human", white: "human" });
+    assert.ok(await width() <= 390, `the page is ${await width()} px wide`);
+    const p16 = await page.locator('[data-square="p16"]').boundingBox();
+    assert.ok(p16.x + p16.width <= 390, `p16 ends at ${p16.x + p16.width}`);
+    await page.screenshot({ path: `${SHOTS}/phone-16x16.png`, fullPage: true });
+    // The history: cards that fit, with links big enough to tap.
+    await page.goto(BASE + "#/history");
+    await page.waitForSelector("#history-table tbody tr");
+    assert.ok(await width() <= 390, `the history is ${await width()} px wide`);
+    assert.deepEqual(await smallTargets(page, "#history-view button, #history-view td.actions a"), []);
+    await page.screenshot({ path: `${SHOTS}/phone-history.png` });
+    await page.context().close();
+  },
+
+  async "the server goes away: the page says it is reconnecting and recovers"() {
+    assert.ok(BIN, "REVERSI_BIN is not set");
+    const dir = mkdtempSync(join(tmpdir(), "reversi-e2e-"));
+    const db = join(dir, "games.sqlite3");
+    const publicUrl = "http://reversi.example:9000/";
+    let server = await startServer(["--addr", "127.0.0.1:0", "--db", db, "--public-url", publicUrl]);
+    const addr = new URL(server.url).host;
+    const page = await newPage();
+    try {
+      await page.goto(server.url + "#/new");
+      // --public-url: the join link names it, with no warning.
+      const id = await createByScript(page, { size: 8, rules: "othello", black: "human", white: "human", remote: "white" });
+      await page.waitForFunction(() => document.getElementById("share-link").value !== "");
+      assert.equal(await page.locator("#share-link").inputValue(), `${publicUrl}#/join/${id}`);
+      assert.equal(await page.locator("#share-warning").isHidden(), true);
+      await page.click('[data-square="f5"]');
+      await waitMoves(page, 1);
+      await stopServer(server.child);
+      await page.waitForSelector("#connection:not([hidden])");
+      assert.match(await page.locator("#connection").textContent(), /Reconnecting to the server/);
+      assert.equal(await page.evaluate(() => document.body.dataset.connection), "down");
+      await page.screenshot({ path: `${SHOTS}/reconnecting.png` });
+      // A move while it is down: no error box, the notice says it all.
+      await page.click("#undo");
+      assert.equal(await page.locator("#error").isHidden(), true);
+      server = await startServer(["--addr", addr, "--db", db, "--public-url", publicUrl]);
+      await page.waitForSelector("#connection", { state: "hidden", timeout: 15000 });
+      assert.equal(await page.evaluate(() => document.body.dataset.connection), "up");
+      // The game is back: live again, or (when the server did not keep it) its record with a
+      // word on why; never a blank page or a bare error.
+      await page.waitForFunction(() => !document.getElementById("game-view").hidden ||
+        !document.getElementById("replay-view").hidden);
+      if (await page.locator("#replay-view").isVisible()) {
+        assert.match(await page.locator("#notice").textContent(), new RegExp(`Game ${id} is no longer being played`));
+        await page.waitForFunction(() => document.getElementById("replay-board").dataset.index === "1");
+      } else {
+        await waitMoves(page, 1);
+      }
+      assert.match(await page.locator('[data-square="f5"]:visible').first().getAttribute("class"), /^sq black\b/);
+      assert.equal(await page.locator("#error").isHidden(), true);
+    } finally {
+      await page.context().close();
+      await stopServer(server.child);
+    }
+  },
+
+  // Last: it adds many games, and the history test before wants its upload on the first page.
+  async "the history in local time, a page of 50 at a time"() {
+    const page = await newPage({ timezoneId: "Asia/Kolkata" });
+    await page.goto(BASE + "#/new");
+    await page.evaluate(async () => {
+      for (let i = 0; i < 55; i++) {
+        const r = await fetch("/api/games", { method: "POST", headers: { "content-type": "application/json" },
+          body: JSON.stringify({ black: "human", white: "human" }) });
+        if (!r.ok) throw new Error("create failed: " + r.status);
+      }
+    });
+    const newest = (await (await page.request.get(BASE + "api/history?limit=1")).json())[0];
+    const total = Number((await page.request.get(BASE + "api/history?limit=1")).headers()["x-total-count"]);
+    assert.ok(total >= 56, `only ${total} games`);
+    await page.goto(BASE + "#/history");
+    await page.waitForSelector("#history-table tbody tr");
+    // (Chromium names the zone by its older name.)
+    assert.match(await page.locator("#history-date").textContent(), /^Started \(Asia\/(Kolkata|Calcutta)\)$/);
+    assert.equal(await page.locator("#history-table tbody tr").count(), 50);
+    assert.equal(await page.locator("#history-range").textContent(),
+      `Games 1-50 of ${total}, newest first (page 1 of ${Math.ceil(total / 50)})`);
+    assert.equal(await page.locator("#history-newer").isDisabled(), true);
+    // Kolkata is UTC+5:30 all year.
+    const local = new Date(Date.parse(newest.started_at) + 330 * 60000).toISOString().slice(0, 16).replace("T", " ");
+    const first = page.locator(`#history-table tr[data-id="${newest.id}"] td.date`);
+    assert.equal(await first.textContent(), local);
+    assert.match(await first.getAttribute("title"), / UTC$/);
+    await page.click("#history-older");
+    await page.waitForFunction(() => location.hash === "#/history/2");
+    await page.waitForFunction((n) => document.querySelectorAll("#history-table tbody tr").length === n, Math.min(50, total - 50));
+    assert.equal(await page.locator(`#history-table tr[data-id="${newest.id}"]`).count(), 0);
+    assert.match(await page.locator("#history-range").textContent(), /^Games 51-/);
+    assert.equal(await page.locator("#history-newer").isDisabled(), false);
+    await page.screenshot({ path: `${SHOTS}/history-page-2.png`, fullPage: true });
+    await page.click("#history-newer");
+    await page.waitForFunction(() => location.hash === "#/history");
+    await page.waitForSelector(`#history-table tr[data-id="${newest.id}"]`);
+    await page.context().close();
   },
 };
 

@@ -6,9 +6,9 @@ use std::process::ExitCode;
 use anyhow::{bail, Context};
 use reversi_core::{opening_name, parse_transcript, BoardSize, Game, Position, Rules};
 use reversi_engine::book::build::Checked;
-use reversi_engine::book::text::parse_board_text;
 use reversi_engine::book::Book;
 use reversi_engine::{Board, Sq};
+use reversi_formats::position::PositionFormat;
 
 /// The squares of a transcript from the 8x8 start (passes dropped: the book implies them).
 pub fn transcript_squares(text: &str) -> anyhow::Result<Vec<Sq>> {
@@ -21,24 +21,28 @@ pub fn transcript_squares(text: &str) -> anyhow::Result<Vec<Sq>> {
         .collect())
 }
 
-/// The board `arg` names: empty for the start, a transcript, or 64 squares and a side.
-/// Also the game of the transcript, when it was one.
+/// The board `arg` names: empty for the start, or a position in any notation
+/// ([`reversi_formats::position::parse_position`]: a transcript, a board and side, OBF, GGF)
+/// on 8x8. Also the game of a transcript, for its moves and opening name.
 fn parse_position(arg: &str) -> anyhow::Result<(Board, Option<Game>)> {
     let arg = arg.trim();
-    let start = Position::start(BoardSize::EIGHT, Rules::Othello);
     if arg.is_empty() {
+        let start = Position::start(BoardSize::EIGHT, Rules::Othello);
         return Ok((Board::START, Some(Game::new(start))));
     }
-    let parts: Vec<&str> = arg.split_whitespace().collect();
-    if parts.len() == 2 && parts[0].len() == 64 {
-        let board = parse_board_text(parts[0], parts[1]).map_err(anyhow::Error::msg)?;
-        return Ok((board, None));
+    let input = reversi_formats::position::parse_position(arg, BoardSize::EIGHT, Rules::Othello)
+        .with_context(|| format!("{arg:?}"))?;
+    let p = input.position();
+    if p.size() != BoardSize::EIGHT || p.rules() != Rules::Othello {
+        bail!(
+            "the book holds 8x8 Othello positions, not {} {}",
+            p.size(),
+            p.rules()
+        );
     }
-    let game = parse_transcript(arg, start).with_context(|| {
-        format!("{arg:?} is neither a transcript (f5d6c3) nor a board (64 squares and a side)")
-    })?;
-    let (board, _) = Board::from_position(game.current())?;
-    Ok((board, Some(game)))
+    let (board, _) = Board::from_position(p)?;
+    let game = (input.format == PositionFormat::Transcript).then_some(input.game);
+    Ok((board, game))
 }
 
 fn square_name(sq: Sq) -> String {

@@ -2,10 +2,9 @@
 //! near the end and by the games' theoretical scores before that, one file per year (or per
 //! year and shard).
 //!
-//! A data file is the magic `RVTRAIN1` then 18-byte records: the player's and the opponent's
-//! discs (u64 little-endian, side to move first), the label (i8, final disc difference for
-//! the side to move) and how it was found ([`Kind`]). Each file is written beside its final
-//! name and renamed once complete, so an interrupted run resumes with the next file.
+//! The files are those of records.rs (or shard files, shard.rs). Each is written beside
+//! its final name and renamed once complete, so an interrupted run resumes with the next
+//! file.
 //!
 //! Every game is labelled on its own (a cleared table, exact solves), so the records do not
 //! depend on the threads or on the sharding: `--shard K/N` takes the games whose number in
@@ -20,169 +19,30 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
 use reversi_engine::engine::{Engine, Limits};
-use reversi_engine::pattern::fit::Sample;
 use reversi_engine::search::final_score;
 use reversi_engine::{Board, Sq};
 use reversi_formats::wthor::{parse_wtb, Game};
 
 use super::parallel;
+use super::records::decode_file;
+pub use super::records::{encode, files, Kind, Record};
+use super::shard::{self, Shard, ShardFile};
 
-const MAGIC: &[u8; 8] = b"RVTRAIN1";
-const RECORD: usize = 18;
-
-/// How a label was found.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[repr(u8)]
-pub enum Kind {
-    /// Solved exactly by this program.
-    Solved = 0,
-    /// The game's theoretical score (perfect play from 24 empties): exact for the position
-    /// at 24 empties, the best available value before it.
-    Theoretical = 1,
-    /// The theoretical score at exactly 24 empties, where WTHOR's solve started: exact.
-    Exact24 = 2,
-    /// A deeper search's value (self-play).
-    Searched = 3,
-}
-
-impl Kind {
-    fn from_byte(b: u8) -> Option<Kind> {
-        [
-            Kind::Solved,
-            Kind::Theoretical,
-            Kind::Exact24,
-            Kind::Searched,
-        ]
-        .into_iter()
-        .find(|k| *k as u8 == b)
-    }
-
-    /// Whether the label is the position's exact value.
-    pub fn is_exact(self) -> bool {
-        matches!(self, Kind::Solved | Kind::Exact24)
-    }
-}
-
-/// A labelled position of a data file.
-#[derive(Debug, Clone, Copy)]
-pub struct Record {
-    pub board: Board,
-    pub label: i8,
-    pub kind: Kind,
-}
-
-impl Record {
-    pub fn sample(&self) -> Sample {
-        Sample {
-            board: self.board,
-            label: self.label,
-        }
-    }
-}
-
-pub fn encode(records: &[Record]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(8 + RECORD * records.len());
-    out.extend_from_slice(MAGIC);
-    for r in records {
-        out.extend_from_slice(&r.board.player.to_le_bytes());
-        out.extend_from_slice(&r.board.opponent.to_le_bytes());
-        out.push(r.label as u8);
-        out.push(r.kind as u8);
-    }
-    out
-}
-
-/// Reads a data file.
+/// Reads a data file, or the records of a shard file (`--shard`, see shard.rs).
 pub fn read(path: &Path) -> anyhow::Result<Vec<Record>> {
     let bytes = fs::read(path).with_context(|| format!("reading {}", path.display()))?;
-    if bytes.len() < 8 || &bytes[..8] != MAGIC {
-        bail!("{} is not a training data file", path.display());
+    let name = path.display().to_string();
+    if ShardFile::is_shard(&bytes) {
+        let file = ShardFile::from_bytes(&bytes, &name)?;
+        return Ok(file.records().copied().collect());
     }
-    let body = &bytes[8..];
-    if body.len() % RECORD != 0 {
-        bail!(
-            "{} is cut short: {} bytes after the magic is not a whole number of {RECORD}-byte records",
-            path.display(),
-            body.len()
-        );
-    }
-    body.chunks_exact(RECORD)
-        .enumerate()
-        .map(|(i, c)| {
-            let word = |at: usize| {
-                let mut w = [0u8; 8];
-                w.copy_from_slice(&c[at..at + 8]);
-                u64::from_le_bytes(w)
-            };
-            let board = Board::new(word(0), word(8));
-            let kind = Kind::from_byte(c[17]);
-            match kind {
-                Some(kind) if board.player & board.opponent == 0 && (c[16] as i8).abs() <= 64 => {
-                    Ok(Record {
-                        board,
-                        label: c[16] as i8,
-                        kind,
-                    })
-                }
-                _ => bail!("{}: record {i} is damaged", path.display()),
-            }
-        })
-        .collect()
-}
-
-/// The data files of a folder: (year or name, path), sorted by name.
-pub fn files(dir: &Path) -> anyhow::Result<Vec<(String, PathBuf)>> {
-    let mut out = Vec::new();
-    for e in fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))? {
-        let path = e?.path();
-        if path.extension().is_some_and(|x| x == "bin") {
-            let stem = path
-                .file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            out.push((stem, path));
-        }
-    }
-    out.sort();
-    Ok(out)
+    decode_file(&bytes, &name)
 }
 
 /// The year of a data file named `wthor-YYYY` or `wthor-YYYY-K-of-N` (a shard).
 pub fn wthor_year(stem: &str) -> Option<u16> {
     let rest = stem.strip_prefix("wthor-")?;
     rest.split('-').next()?.parse().ok()
-}
-
-/// One part of a data set split across processes or machines: the games whose number is
-/// `index` modulo `count`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Shard {
-    pub index: usize,
-    pub count: usize,
-}
-
-impl Shard {
-    /// The whole data set.
-    pub const ALL: Shard = Shard { index: 0, count: 1 };
-
-    /// Whether game number `game` (counting from 0) belongs to this shard.
-    pub fn holds(self, game: usize) -> bool {
-        game % self.count == self.index
-    }
-
-    /// The data file's name for a year's games.
-    pub fn file_name(self, year: u16) -> String {
-        if self.count == 1 {
-            format!("wthor-{year}.bin")
-        } else {
-            format!("wthor-{year}-{}-of-{}.bin", self.index, self.count)
-        }
-    }
-}
-
-/// `--shard K/N`: shard K (0 to N−1) of N.
-pub fn parse_shard(text: &str) -> Result<Shard, String> {
-    crate::options::shard(text).map(|(index, count)| Shard { index, count })
 }
 
 /// The positions of a WTHOR game, side to move first, each with whether Black is to move;
@@ -209,15 +69,21 @@ pub fn replay(game: &Game) -> Option<Vec<(Board, bool)>> {
 
 /// The exact value of `b` for the side to move (passing if it must).
 pub fn solve(engine: &Engine, b: Board) -> i32 {
+    value(engine, b, &Limits::exact())
+}
+
+/// The value of `b` for the side to move by a search under `limits` (passing if it must;
+/// the final score when the game is over).
+pub fn value(engine: &Engine, b: Board, limits: &Limits) -> i32 {
     let stop = AtomicBool::new(false);
     if b.moves() == 0 {
         if b.pass().moves() == 0 {
             return final_score(b, u64::MAX);
         }
-        return -solve(engine, b.pass());
+        return -value(engine, b.pass(), limits);
     }
     engine
-        .search(b, u64::MAX, &Limits::exact(), &stop, &mut |_| {})
+        .search(b, u64::MAX, limits, &stop, &mut |_| {})
         .score()
         .unwrap_or(0)
 }
@@ -292,17 +158,19 @@ pub fn label_game(
     Some(out)
 }
 
-/// Labels the games of `shard` among `games` on `threads` threads, reporting progress to
-/// `progress` (games done, games in the shard). Returns the records in game order and the
-/// number of games skipped (illegal or unfinished).
+/// Labels the games of `shard` (all when `None`) among `games` on `threads` threads,
+/// reporting progress to `progress` (games done, games in the shard). Returns each game's
+/// number and records (`None`: skipped, illegal or unfinished), in game order.
 fn label_games(
     games: &[Game],
-    shard: Shard,
+    shard: Option<Shard>,
     how: &Labelling,
     threads: usize,
     progress: &(dyn Fn(usize, usize) + Sync),
-) -> (Vec<Record>, usize) {
-    let mine: Vec<usize> = (0..games.len()).filter(|&g| shard.holds(g)).collect();
+) -> Vec<(usize, Option<Vec<Record>>)> {
+    let mine: Vec<usize> = (0..games.len())
+        .filter(|&g| shard.is_none_or(|s| s.holds(g)))
+        .collect();
     let results = parallel::map(
         &mine,
         threads,
@@ -310,16 +178,23 @@ fn label_games(
         |engine, &g| label_game(&games[g], g, how, engine),
         |so_far| progress(so_far.iter().flatten().count(), mine.len()),
     );
-    let skipped = results.iter().filter(|r| r.is_none()).count();
-    (results.into_iter().flatten().flatten().collect(), skipped)
+    mine.into_iter().zip(results).collect()
 }
 
-/// `reversi train data`.
+/// What `train data` writes into a shard's header: every option that changes the records.
+fn job(year: u16, games: usize, how: &Labelling) -> String {
+    format!(
+        "train data year={year} games={games} exact-empties={} also-exact={:?} also-every={}",
+        how.exact_empties, how.also_exact, how.also_every
+    )
+}
+
+/// `reversi train data`: one file per year, or with `shard` one shard file per year.
 pub fn run(
     wthor: &Path,
     out: &Path,
     how: &Labelling,
-    shard: Shard,
+    shard: Option<Shard>,
     threads: usize,
 ) -> anyhow::Result<()> {
     fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
@@ -337,7 +212,11 @@ pub fn run(
     for (k, input) in inputs.iter().enumerate() {
         let bytes = fs::read(input).with_context(|| format!("reading {}", input.display()))?;
         let db = parse_wtb(&bytes).with_context(|| format!("reading {}", input.display()))?;
-        let target = out.join(shard.file_name(db.header.year));
+        let stem = format!("wthor-{}", db.header.year);
+        let target = out.join(match shard {
+            Some(s) => s.file_name(&stem),
+            None => format!("{stem}.bin"),
+        });
         if target.exists() {
             eprintln!(
                 "[{}/{}] {}: done before, skipped",
@@ -363,14 +242,30 @@ pub fn run(
                 );
             }
         };
-        let (records, skipped) = label_games(&db.games, shard, how, threads, &progress);
-        let tmp = target.with_extension("bin.part");
-        let mut f =
-            fs::File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
-        f.write_all(&encode(&records))?;
-        f.sync_all()?;
-        fs::rename(&tmp, &target)?;
-        let games = (0..db.games.len()).filter(|&g| shard.holds(g)).count();
+        let labelled = label_games(&db.games, shard, how, threads, &progress);
+        let games = labelled.len();
+        let skipped = labelled.iter().filter(|r| r.1.is_none()).count();
+        let records: Vec<Record> = labelled
+            .iter()
+            .flat_map(|r| r.1.iter().flatten())
+            .copied()
+            .collect();
+        match shard {
+            Some(shard) => {
+                let file = ShardFile {
+                    target: format!("{stem}.bin"),
+                    job: job(db.header.year, db.games.len(), how),
+                    shard,
+                    units: db.games.len(),
+                    parts: labelled
+                        .into_iter()
+                        .map(|(g, r)| (g, r.unwrap_or_default()))
+                        .collect(),
+                };
+                shard::write(&target, &file)?;
+            }
+            None => write_data(&target, &records)?,
+        }
         done += games - skipped;
         total += records.len();
         eprintln!(
@@ -393,6 +288,17 @@ pub fn run(
     Ok(())
 }
 
+/// Writes a data file beside its final name, synced, and renames it into place (so a file
+/// that exists is complete).
+pub fn write_data(target: &Path, records: &[Record]) -> anyhow::Result<()> {
+    let tmp = target.with_extension("bin.part");
+    let mut f = fs::File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
+    f.write_all(&encode(records))
+        .and_then(|()| f.sync_all())
+        .with_context(|| format!("writing {}", tmp.display()))?;
+    fs::rename(&tmp, target).with_context(|| format!("renaming {}", tmp.display()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -404,7 +310,7 @@ mod tests {
     }
 
     #[test]
-    fn shards_hold_exactly_the_records_of_one_run() {
+    fn shards_merge_into_the_records_of_one_run() {
         let games = games();
         let how = Labelling {
             exact_empties: 12,
@@ -412,31 +318,35 @@ mod tests {
             also_every: 3,
             hash_mb: 4,
         };
-        let key = |r: &Record| (r.board.player, r.board.opponent, r.label, r.kind as u8);
-        let (mut whole, skipped) = label_games(&games, Shard::ALL, &how, 1, &|_, _| {});
+        let whole: Vec<Record> = label_games(&games, None, &how, 1, &|_, _| {})
+            .into_iter()
+            .flat_map(|r| r.1.unwrap_or_default())
+            .collect();
         assert!(whole.iter().any(|r| r.kind == Kind::Solved));
-        let mut parts = Vec::new();
-        let mut parts_skipped = 0;
-        for index in 0..3 {
-            let shard = Shard { index, count: 3 };
-            let (r, s) = label_games(&games, shard, &how, 2, &|_, _| {});
-            parts.extend(r);
-            parts_skipped += s;
+        for count in [1, 2, 7] {
+            let mut files = Vec::new();
+            for index in (0..count).rev() {
+                let shard = Shard { index, count };
+                let file = ShardFile {
+                    target: "wthor-1990.bin".into(),
+                    job: job(1990, games.len(), &how),
+                    shard,
+                    units: games.len(),
+                    parts: label_games(&games, Some(shard), &how, 2, &|_, _| {})
+                        .into_iter()
+                        .map(|(g, r)| (g, r.unwrap_or_default()))
+                        .collect(),
+                };
+                files.push((shard.file_name("wthor-1990"), file));
+            }
+            let joined = shard::join(&files).expect("the shards join");
+            assert_eq!(encode(&joined), encode(&whole), "{count} shards");
         }
-        whole.sort_by_key(key);
-        parts.sort_by_key(key);
-        assert_eq!(parts_skipped, skipped);
-        assert_eq!(parts.len(), whole.len());
-        assert!(parts.iter().zip(&whole).all(|(a, b)| key(a) == key(b)));
     }
 
     #[test]
-    fn shard_names_and_parsing() {
-        assert_eq!(parse_shard("1/4"), Ok(Shard { index: 1, count: 4 }));
-        assert!(parse_shard("4/4").unwrap_err().contains("0 <= K < N"));
-        assert!(parse_shard("0/0").is_err());
-        assert!(parse_shard("x").is_err());
-        let name = Shard { index: 1, count: 4 }.file_name(1990);
+    fn shard_names() {
+        let name = Shard { index: 1, count: 4 }.file_name("wthor-1990");
         assert_eq!(name, "wthor-1990-1-of-4.bin");
         assert_eq!(wthor_year(name.trim_end_matches(".bin")), Some(1990));
         assert_eq!(wthor_year("wthor-2021"), Some(2021));

@@ -1,5 +1,5 @@
-//! `reversi train match` (the pattern evaluation against the hand-made one at equal depth)
-//! and `reversi train selfplay` (labelled positions from the engine's own games).
+//! `reversi train match`: the pattern evaluation against the hand-made one (or other
+//! weights) at equal depth, and the game loop self-play uses too.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -15,7 +15,6 @@ use reversi_engine::eval::{Evaluator, HandEval};
 use reversi_engine::pattern::shipped;
 use reversi_engine::{Board, Sq};
 
-use super::data::{self, Kind, Record};
 use super::load_eval;
 use super::parallel;
 
@@ -42,34 +41,12 @@ pub struct DuelArgs {
     pub threads: usize,
 }
 
-/// `reversi train selfplay` options.
-#[derive(Debug, Args)]
-pub struct SelfplayArgs {
-    /// Data folder to write `selfplay-SEED.bin` to.
-    #[arg(long)]
-    pub out: PathBuf,
-    /// Games (from consecutive XOT openings starting at the seed's offset).
-    #[arg(long, default_value_t = 200)]
-    pub games: usize,
-    /// Depth of the searches that play and label the positions.
-    #[arg(long, default_value_t = 8)]
-    pub depth: u32,
-    /// Solve positions with this many empties or fewer exactly.
-    #[arg(long, default_value_t = 14)]
-    pub exact_empties: u32,
-    /// Picks the first opening (seed × games) and names the file.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Weights of the playing engine [default: the shipped weights].
-    #[arg(long)]
-    pub weights: Option<PathBuf>,
-    /// XOT openings [default: the shared data's xot-large.txt]
-    #[arg(long)]
-    pub openings: Option<PathBuf>,
-}
-
 /// Openings `from..from + count` of a transcript file, as boards with Black's turn flag.
-fn openings(path: &Path, from: usize, count: usize) -> anyhow::Result<Vec<(Board, bool)>> {
+pub(super) fn openings(
+    path: &Path,
+    from: usize,
+    count: usize,
+) -> anyhow::Result<Vec<(Board, bool)>> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("reading the openings {}", path.display()))?;
     let start = Position::start(BoardSize::EIGHT, Rules::Othello);
@@ -94,7 +71,7 @@ fn openings(path: &Path, from: usize, count: usize) -> anyhow::Result<Vec<(Board
     Ok(out)
 }
 
-fn engine_with(eval: Arc<dyn Evaluator>) -> Engine {
+pub(super) fn engine_with(eval: Arc<dyn Evaluator>) -> Engine {
     let mut e = Engine::new(16, 1);
     e.set_evaluator(eval);
     e
@@ -102,7 +79,7 @@ fn engine_with(eval: Arc<dyn Evaluator>) -> Engine {
 
 /// Plays a game from `board`; `engines[0]` plays Black. Returns Black's final disc
 /// difference and the positions met with each search's score (side to move's view).
-fn play(
+pub(super) fn play(
     mut board: Board,
     mut black: bool,
     engines: [&Engine; 2],
@@ -205,56 +182,4 @@ pub fn run(a: &DuelArgs) -> anyhow::Result<ExitCode> {
 fn tally(diffs: &[i32]) -> (usize, usize, usize) {
     let count = |sign: i32| diffs.iter().filter(|d| d.signum() == sign).count();
     (count(1), count(0), count(-1))
-}
-
-pub fn selfplay(a: &SelfplayArgs) -> anyhow::Result<()> {
-    let path = a.openings.clone().unwrap_or_else(crate::data::xot_openings);
-    let from = usize::try_from(a.seed)?.saturating_mul(a.games);
-    let openings = openings(&path, from, a.games)?;
-    let target = a.out.join(format!("selfplay-{}.bin", a.seed));
-    if target.exists() {
-        eprintln!("{}: done before, skipped", target.display());
-        return Ok(());
-    }
-    std::fs::create_dir_all(&a.out)?;
-    let eval: Arc<dyn Evaluator> = match &a.weights {
-        Some(p) => Arc::new(load_eval(p)?),
-        None => shipped().context("loading the shipped weights")?,
-    };
-    let player = engine_with(eval);
-    let solver = Engine::new(64, 1);
-    let limits = Limits::midgame(a.depth);
-    let t = Instant::now();
-    let mut records = Vec::new();
-    for (i, &(board, black)) in openings.iter().enumerate() {
-        let (_, seen) = play(board, black, [&player, &player], &limits);
-        solver.clear();
-        for &(b, score) in seen.iter().rev() {
-            let empties = b.empties().count_ones();
-            let (label, kind) = if empties <= a.exact_empties {
-                (data::solve(&solver, b), Kind::Solved)
-            } else {
-                (score, Kind::Searched)
-            };
-            records.push(Record {
-                board: b,
-                label: label as i8,
-                kind,
-            });
-        }
-        if (i + 1) % 10 == 0 || i + 1 == openings.len() {
-            eprintln!(
-                "game {}/{}: {} positions [{:.0} s]",
-                i + 1,
-                openings.len(),
-                records.len(),
-                t.elapsed().as_secs_f64()
-            );
-        }
-    }
-    let tmp = target.with_extension("bin.part");
-    std::fs::write(&tmp, data::encode(&records))?;
-    std::fs::rename(&tmp, &target)?;
-    eprintln!("wrote {} ({} positions)", target.display(), records.len());
-    Ok(())
 }

@@ -7,14 +7,12 @@ use std::time::Duration;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::backend::TestBackend;
-use ratatui::buffer::Buffer;
-use ratatui::layout::Rect;
 use ratatui::style::Color as Tint;
-use ratatui::widgets::Widget;
 use ratatui::Terminal;
 use reversi_core::{BoardSize, Rules, Square};
 
 use super::GameScreen;
+use crate::tui::testing::{buffer, key, keys, lines, text};
 use crate::tui::{App, Start, Theme};
 use reversi_game::{result_line, Player, Session, Settings};
 
@@ -26,39 +24,6 @@ fn settings(size: u8, black: &str, white: &str) -> Settings {
         white: white.parse().unwrap(),
         seed: 1,
         clock: None,
-    }
-}
-
-fn buffer(app: &App) -> Buffer {
-    let mut buf = Buffer::empty(Rect::new(0, 0, 80, 24));
-    app.render(buf.area, &mut buf);
-    buf
-}
-
-fn lines(app: &App) -> Vec<String> {
-    let buf = buffer(app);
-    (0..buf.area.height)
-        .map(|y| {
-            (0..buf.area.width)
-                .map(|x| buf[(x, y)].symbol())
-                .collect::<String>()
-                .trim_end()
-                .to_string()
-        })
-        .collect()
-}
-
-fn text(app: &App) -> String {
-    lines(app).join("\n")
-}
-
-fn key(app: &mut App, code: KeyCode) {
-    app.on_key(KeyEvent::new(code, KeyModifiers::NONE));
-}
-
-fn type_text(app: &mut App, s: &str) {
-    for c in s.chars() {
-        key(app, KeyCode::Char(c));
     }
 }
 
@@ -175,15 +140,15 @@ fn a_16x16_board_fits_80x24() {
 #[test]
 fn typed_squares_are_played_and_bad_ones_explained() {
     let mut app = App::new(Start::Game(settings(8, "human", "human")), Theme::MONO);
-    type_text(&mut app, "a9");
+    keys(&mut app, "a9");
     key(&mut app, KeyCode::Enter);
     assert_eq!(game(&app).session.game().moves().len(), 0);
     assert!(text(&app).contains("! a9 is off the 8x8 board (a1 to h8)"));
-    type_text(&mut app, "a1");
+    keys(&mut app, "a1");
     assert!(text(&app).contains("Square: a1_"));
     key(&mut app, KeyCode::Enter);
     assert!(text(&app).contains("! a1 flips no disc"), "{}", text(&app));
-    type_text(&mut app, "f5");
+    keys(&mut app, "f5");
     key(&mut app, KeyCode::Enter);
     assert_eq!(game(&app).session.game().moves().len(), 1);
     assert!(text(&app).contains("Last: Black f5, flipped e5"));
@@ -199,7 +164,7 @@ fn typed_squares_are_played_and_bad_ones_explained() {
 fn the_panel_names_the_opening_line_followed() {
     let mut app = App::new(Start::Game(settings(8, "human", "human")), Theme::MONO);
     for square in ["f5", "d6", "c3", "d3", "c4"] {
-        type_text(&mut app, square);
+        keys(&mut app, square);
         key(&mut app, KeyCode::Enter);
     }
     let l = lines(&app);
@@ -216,7 +181,7 @@ fn the_panel_names_the_opening_line_followed() {
         ]
     );
     // Off the named lines, the last name stays; taking moves back goes back to a shorter one.
-    type_text(&mut app, "f4");
+    keys(&mut app, "f4");
     key(&mut app, KeyCode::Enter);
     assert!(text(&app).contains("Opening: Tiger"), "{}", text(&app));
     key(&mut app, KeyCode::Char('u'));
@@ -360,7 +325,7 @@ fn a_whole_game_against_the_computer_by_keys_with_a_pass_and_a_return_game() {
         if i % 2 == 0 {
             walk_to(&mut app, target);
         } else {
-            type_text(&mut app, &target.to_string());
+            keys(&mut app, &target.to_string());
         }
         key(&mut app, KeyCode::Char(' '));
         i += 1;
@@ -407,7 +372,8 @@ fn the_menu_leads_to_a_new_game_and_help() {
         screen.contains("New game (n)") && screen.contains("Quit (q)"),
         "{screen}"
     );
-    // New game, History, Help, Quit.
+    // New game, Set up a position, History, Help, Quit.
+    key(&mut app, KeyCode::Down);
     key(&mut app, KeyCode::Down);
     key(&mut app, KeyCode::Down);
     key(&mut app, KeyCode::Enter);

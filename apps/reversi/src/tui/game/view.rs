@@ -4,12 +4,12 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Widget, Wrap};
+use ratatui::widgets::{Paragraph, Widget, Wrap};
 use reversi_core::{Color, Move};
 use reversi_engine::{Candidate, ScoreKind, Thinking};
 
 use super::GameScreen;
-use crate::tui::board::{board_extent, Board};
+use crate::tui::board::{board_frame, Board};
 use crate::tui::theme::Theme;
 use reversi_game::{clock_text, side_label};
 
@@ -33,16 +33,7 @@ pub fn render(game: &GameScreen, theme: Theme, area: Rect, buf: &mut Buffer) {
     Line::styled(title_text, theme.title()).render(title, buf);
 
     let n = session.position().size().get();
-    let (bw, bh) = board_extent(n);
-    let [board_area, panel_area] =
-        Layout::horizontal([Constraint::Length(bw + 2), Constraint::Min(0)]).areas(middle);
-    let board_area = Rect {
-        height: board_area.height.min(bh + 2),
-        ..board_area
-    };
-    let block = Block::default().borders(Borders::ALL);
-    let inner = block.inner(board_area);
-    block.render(board_area, buf);
+    let (inner, panel_area) = board_frame(middle, n, buf);
     let last = session.last_move();
     let hints: &[Candidate] = match &game.hints {
         Some(h) if h.ply == session.game().moves().len() => &h.candidates,

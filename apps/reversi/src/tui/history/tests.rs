@@ -5,16 +5,14 @@
 
 use std::path::Path;
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::KeyCode;
 use ratatui::backend::TestBackend;
-use ratatui::buffer::Buffer;
-use ratatui::layout::Rect;
-use ratatui::widgets::Widget;
 use ratatui::Terminal;
 use reversi_core::{BoardSize, Game, Position, Rules};
 use reversi_store::{GameId, MoveRecord, NewGame, Player, Status, Store};
 
 use crate::tui::app::Screen;
+use crate::tui::testing::{key, lines, text};
 use crate::tui::{App, History, Start, Theme};
 use reversi_game::{Replay, StoreLog};
 
@@ -72,28 +70,6 @@ fn app(path: &Path) -> App {
         Theme::MONO,
         history,
     )
-}
-
-fn key(app: &mut App, code: KeyCode) {
-    app.on_key(KeyEvent::new(code, KeyModifiers::NONE));
-}
-
-fn lines(app: &App) -> Vec<String> {
-    let mut buf = Buffer::empty(Rect::new(0, 0, 80, 24));
-    app.render(buf.area, &mut buf);
-    (0..buf.area.height)
-        .map(|y| {
-            (0..buf.area.width)
-                .map(|x| buf[(x, y)].symbol())
-                .collect::<String>()
-                .trim_end()
-                .to_string()
-        })
-        .collect()
-}
-
-fn text(app: &App) -> String {
-    lines(app).join("\n")
 }
 
 #[test]

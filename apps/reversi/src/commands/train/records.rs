@@ -1,0 +1,139 @@
+//! The records of the training data and the plain data file: the magic `RVTRAIN1` then
+//! 18-byte records, the player's and the opponent's discs (u64 little-endian, side to move
+//! first), the label (i8, final disc difference for the side to move) and how it was found
+//! ([`Kind`]). Shard files (shard.rs) hold the same records behind a header.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context};
+use reversi_engine::pattern::fit::Sample;
+use reversi_engine::Board;
+
+const MAGIC: &[u8; 8] = b"RVTRAIN1";
+/// Bytes of a record.
+pub const RECORD: usize = 18;
+
+/// How a label was found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Kind {
+    /// Solved exactly by this program.
+    Solved = 0,
+    /// The game's theoretical score (perfect play from 24 empties): exact for the position
+    /// at 24 empties, the best available value before it.
+    Theoretical = 1,
+    /// The theoretical score at exactly 24 empties, where WTHOR's solve started: exact.
+    Exact24 = 2,
+    /// A deeper search's value (self-play).
+    Searched = 3,
+}
+
+impl Kind {
+    fn from_byte(b: u8) -> Option<Kind> {
+        [
+            Kind::Solved,
+            Kind::Theoretical,
+            Kind::Exact24,
+            Kind::Searched,
+        ]
+        .into_iter()
+        .find(|k| *k as u8 == b)
+    }
+
+    /// Whether the label is the position's exact value.
+    pub fn is_exact(self) -> bool {
+        matches!(self, Kind::Solved | Kind::Exact24)
+    }
+}
+
+/// A labelled position of a data file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Record {
+    pub board: Board,
+    pub label: i8,
+    pub kind: Kind,
+}
+
+impl Record {
+    pub fn sample(&self) -> Sample {
+        Sample {
+            board: self.board,
+            label: self.label,
+        }
+    }
+}
+
+pub fn encode(records: &[Record]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(8 + RECORD * records.len());
+    out.extend_from_slice(MAGIC);
+    encode_records(records, &mut out);
+    out
+}
+
+/// Appends the records' bytes (as in a data file, without the magic).
+pub fn encode_records(records: &[Record], out: &mut Vec<u8>) {
+    for r in records {
+        out.extend_from_slice(&r.board.player.to_le_bytes());
+        out.extend_from_slice(&r.board.opponent.to_le_bytes());
+        out.push(r.label as u8);
+        out.push(r.kind as u8);
+    }
+}
+
+/// Records from their bytes; `Err(i)` when record `i` is damaged or cut short.
+pub fn decode_records(bytes: &[u8]) -> Result<Vec<Record>, usize> {
+    let whole = bytes.len() / RECORD;
+    let mut out = Vec::with_capacity(whole);
+    for (i, c) in bytes.chunks(RECORD).enumerate() {
+        if c.len() < RECORD {
+            return Err(i);
+        }
+        let word = |at: usize| {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(&c[at..at + 8]);
+            u64::from_le_bytes(w)
+        };
+        let board = Board::new(word(0), word(8));
+        let label = c[16] as i8;
+        match Kind::from_byte(c[17]) {
+            Some(kind) if board.player & board.opponent == 0 && label.abs() <= 64 => {
+                out.push(Record { board, label, kind });
+            }
+            _ => return Err(i),
+        }
+    }
+    Ok(out)
+}
+
+/// The records of a plain data file's bytes; `name` names it in errors.
+pub fn decode_file(bytes: &[u8], name: &str) -> anyhow::Result<Vec<Record>> {
+    if bytes.len() < 8 || &bytes[..8] != MAGIC {
+        bail!("{name} is not a training data file");
+    }
+    let body = &bytes[8..];
+    if !body.len().is_multiple_of(RECORD) {
+        bail!(
+            "{name} is cut short: {} bytes after the magic is not a whole number of {RECORD}-byte records",
+            body.len()
+        );
+    }
+    decode_records(body).map_err(|i| anyhow::anyhow!("{name}: record {i} is damaged"))
+}
+
+/// The data files of a folder: (year or name, path), sorted by name.
+pub fn files(dir: &Path) -> anyhow::Result<Vec<(String, PathBuf)>> {
+    let mut out = Vec::new();
+    for e in fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))? {
+        let path = e?.path();
+        if path.extension().is_some_and(|x| x == "bin") {
+            let stem = path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            out.push((stem, path));
+        }
+    }
+    out.sort();
+    Ok(out)
+}
