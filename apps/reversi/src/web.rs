@@ -248,19 +248,21 @@ impl AppState {
         }
     }
 
-    /// Refuses a request without the server's admin token (when it has one).
+    /// Refuses a request without the server's admin token (when it has one). A wrong token is
+    /// a 401 like a missing one: either way the client must ask for the right one (the page
+    /// prompts on 401).
     fn require_admin(&self, headers: &axum::http::HeaderMap) -> Result<(), AppError> {
         let Some(expected) = &self.config().admin_token else {
             return Ok(());
         };
+        let unauthorized = |text| Err(AppError::new(axum::http::StatusCode::UNAUTHORIZED, text));
         match headers.get(ADMIN_HEADER).and_then(|v| v.to_str().ok()) {
             Some(given) if given == expected => Ok(()),
-            Some(_) => Err(AppError::forbidden("wrong admin token")),
-            None => Err(AppError::new(
-                axum::http::StatusCode::UNAUTHORIZED,
+            Some(_) => unauthorized("wrong admin token"),
+            None => unauthorized(
                 "deleting and importing games need the server's admin token (printed when it \
                  started): send it in the x-admin-token header",
-            )),
+            ),
         }
     }
 

@@ -364,7 +364,7 @@ async fn deleting_and_importing_need_the_admin_token() {
     };
     use tower::ServiceExt;
     let resp = app.clone().oneshot(with("wrong")).await.unwrap();
-    assert_eq!(resp.status(), StatusCode::FORBIDDEN);
+    assert_eq!(resp.status(), StatusCode::UNAUTHORIZED);
     let resp = app.clone().oneshot(with("s3cret")).await.unwrap();
     assert_eq!(resp.status(), StatusCode::NO_CONTENT);
     let (s, _, _) = super::tests::send(
