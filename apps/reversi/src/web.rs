@@ -22,8 +22,9 @@ use std::time::Duration;
 
 use axum::extract::DefaultBodyLimit;
 use axum::Router;
+use reversi_core::Outcome;
 use reversi_game::{clock_seed, LogHandle, LogId, Session, StoreLog};
-use reversi_store::{GameId, Status, Store, StoreError, WebSeats, Writer};
+use reversi_store::{GameId, Status, Store, StoreError, Termination, WebSeats, Writer};
 
 use self::backend::Backend;
 use self::error::AppError;
@@ -184,6 +185,7 @@ impl AppState {
             (stored, store.web_seats(id)?)
         };
         let in_progress = stored.info.status == Status::InProgress;
+        let resigned = seats.as_ref().and_then(|s| s.resigned);
         let Some(seats) = seats.filter(|_| in_progress).or_else(|| {
             // An ended game is shown to anyone; nobody moves in it.
             (!in_progress).then(|| WebSeats {
@@ -191,6 +193,7 @@ impl AppState {
                 remote: None,
                 guest_token: None,
                 join_code: None,
+                resigned: None,
             })
         }) else {
             return Err(AppError::not_found(format!(
@@ -202,8 +205,15 @@ impl AppState {
             .map_err(|e| AppError::conflict(e.to_string()))?;
         let records = reversi_game::stored_records(&stored.moves);
         if !in_progress {
-            let session = Session::resume(settings, stored.game, records, None, LogId(id.0));
-            return Ok(LiveGame::closed(id, session, Seats::from_stored(seats)));
+            let mut session = Session::resume(settings, stored.game, records, None, LogId(id.0));
+            // The board of a game lost on time is not over: the history says who lost.
+            if let (Some(Termination::Time), Some(Outcome::Win(winner))) =
+                (stored.info.termination, stored.info.result)
+            {
+                session.restore_time_loss(winner.opposite());
+            }
+            let seats = Seats::from_stored(seats);
+            return Ok(LiveGame::closed(id, session, seats, resigned));
         }
         let mut games = self.games();
         // Another request may have reopened it meanwhile.

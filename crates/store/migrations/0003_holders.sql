@@ -10,7 +10,10 @@ CREATE TABLE web_seats (
     -- code in the link that lets them join.
     remote      TEXT CHECK (remote IN ('black', 'white')),
     guest_token TEXT,
-    join_code   TEXT
+    join_code   TEXT,
+    -- The side that resigned: the game is abandoned in `games`, and this keeps who gave it
+    -- up, for the page that shows the game again.
+    resigned    TEXT CHECK (resigned IN ('black', 'white'))
 );
 
 -- The one process writing a game in progress (the web server, or `reversi history resume`).

@@ -20,6 +20,8 @@ pub struct WebSeats {
     pub guest_token: Option<String>,
     /// The code in the link a guest joins with.
     pub join_code: Option<String>,
+    /// The side that resigned, once one did (the history has the game as abandoned).
+    pub resigned: Option<Color>,
 }
 
 /// A process that writes games: how it names itself, and where it runs.
@@ -86,13 +88,14 @@ impl Store {
         self.conn
             .execute(
                 "INSERT OR REPLACE INTO web_seats (game_id, owner_token, remote, guest_token, \
-                 join_code) VALUES (?1, ?2, ?3, ?4, ?5)",
+                 join_code, resigned) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
                 params![
                     id.0,
                     seats.owner_token,
                     seats.remote.map(color_text),
                     seats.guest_token,
-                    seats.join_code
+                    seats.join_code,
+                    seats.resigned.map(color_text)
                 ],
             )
             .map_err(self.sql())?;
@@ -107,7 +110,7 @@ impl Store {
         let row = self
             .conn
             .query_row(
-                "SELECT owner_token, remote, guest_token, join_code FROM web_seats \
+                "SELECT owner_token, remote, guest_token, join_code, resigned FROM web_seats \
                  WHERE game_id = ?1",
                 [id.0],
                 |r| {
@@ -116,30 +119,32 @@ impl Store {
                         r.get::<_, Option<String>>(1)?,
                         r.get::<_, Option<String>>(2)?,
                         r.get::<_, Option<String>>(3)?,
+                        r.get::<_, Option<String>>(4)?,
                     ))
                 },
             )
             .optional()
             .map_err(self.sql())?;
-        let Some((owner_token, remote, guest_token, join_code)) = row else {
+        let Some((owner_token, remote, guest_token, join_code, resigned)) = row else {
             return Ok(None);
         };
-        let remote = match remote.as_deref() {
-            None => None,
-            Some("black") => Some(Color::Black),
-            Some("white") => Some(Color::White),
-            Some(other) => {
-                return Err(StoreError::Corrupt {
-                    game: id,
-                    reason: format!("web seat side {other:?}"),
-                })
-            }
+        let color = |text: Option<String>, what: &str| match text.as_deref() {
+            None => Ok(None),
+            Some("black") => Ok(Some(Color::Black)),
+            Some("white") => Ok(Some(Color::White)),
+            Some(other) => Err(StoreError::Corrupt {
+                game: id,
+                reason: format!("{what} {other:?}"),
+            }),
         };
+        let remote = color(remote, "web seat side")?;
+        let resigned = color(resigned, "resigned side")?;
         Ok(Some(WebSeats {
             owner_token,
             remote,
             guest_token,
             join_code,
+            resigned,
         }))
     }
 
@@ -237,9 +242,17 @@ mod tests {
             remote: Some(Color::White),
             guest_token: None,
             join_code: Some("c".into()),
+            resigned: None,
         };
         store.save_web_seats(id, &seats).unwrap();
-        assert_eq!(store.web_seats(id).unwrap(), Some(seats));
+        assert_eq!(store.web_seats(id).unwrap(), Some(seats.clone()));
+        let resigned = WebSeats {
+            guest_token: Some("g".into()),
+            resigned: Some(Color::Black),
+            ..seats
+        };
+        store.save_web_seats(id, &resigned).unwrap();
+        assert_eq!(store.web_seats(id).unwrap(), Some(resigned));
         store.delete_game(id).unwrap();
         assert_eq!(store.web_seats(id).unwrap(), None);
     }

@@ -60,13 +60,14 @@ impl Seats {
         }
     }
 
-    /// The seats as the history keeps them.
+    /// The seats as the history keeps them (with nobody resigned).
     pub fn stored(&self) -> WebSeats {
         WebSeats {
             owner_token: self.owner.clone(),
             remote: self.remote,
             guest_token: self.guest.clone(),
             join_code: self.code.clone(),
+            resigned: None,
         }
     }
 
@@ -216,6 +217,14 @@ pub struct GameState {
 }
 
 impl GameState {
+    /// The seats and the resignation, as the history keeps them.
+    fn stored_seats(&self) -> WebSeats {
+        WebSeats {
+            resigned: self.resigned,
+            ..self.seats.stored()
+        }
+    }
+
     /// Whether the game takes no more moves (over or resigned).
     pub fn ended(&self) -> bool {
         self.session.is_over() || self.resigned.is_some() || self.closed
@@ -266,12 +275,19 @@ impl LiveGame {
         })
     }
 
-    /// An ended game reopened from the history for viewing: nobody moves in it.
-    pub fn closed(id: GameId, session: Session, seats: Seats) -> Arc<LiveGame> {
+    /// An ended game reopened from the history for viewing: nobody moves in it. `resigned`:
+    /// the side that resigned it, if one did.
+    pub fn closed(
+        id: GameId,
+        session: Session,
+        seats: Seats,
+        resigned: Option<Color>,
+    ) -> Arc<LiveGame> {
         let game = LiveGame::new(id, session, seats);
         {
             let mut gs = game.lock();
             gs.closed = true;
+            gs.resigned = resigned;
             gs.ended_at = Some(Instant::now());
         }
         game
@@ -377,7 +393,7 @@ impl LiveGame {
     pub fn join(&self, app: &Backend, code: &str) -> Result<(Color, String), AppError> {
         let mut gs = self.lock();
         let joined = gs.seats.join(code)?;
-        app.store().save_web_seats(self.id, &gs.seats.stored())?;
+        app.store().save_web_seats(self.id, &gs.stored_seats())?;
         self.broadcast(&mut gs);
         Ok(joined)
     }
@@ -469,7 +485,12 @@ impl LiveGame {
         gs.cancel_search();
         app.cancel_game(self.id);
         gs.resigned = Some(color);
-        app.store().abandon_game(self.id)?;
+        {
+            let mut store = app.store();
+            store.abandon_game(self.id)?;
+            // Who resigned, for the page that opens the game again from the history.
+            store.save_web_seats(self.id, &gs.stored_seats())?;
+        }
         self.broadcast(&mut gs);
         Ok(())
     }

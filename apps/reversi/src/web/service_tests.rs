@@ -317,6 +317,51 @@ async fn ended_and_idle_games_leave_memory_and_come_back_from_the_history() {
     assert_eq!(state.loaded(), 1);
 }
 
+/// A regression test: a game shown from the history after its end said "Game over" with no
+/// result when it had been resigned or lost on time.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_reopened_after_a_resignation_or_a_loss_on_time_keeps_its_result() {
+    let mut config = Config::for_cores(1);
+    config.ended_grace = Duration::ZERO;
+    let state = state_with(config);
+    let app = app(state.clone());
+    let ending = |v: &Value| {
+        (
+            v["over"].clone(),
+            v["resigned"].clone(),
+            v["lost_on_time"].clone(),
+            v["result"].clone(),
+        )
+    };
+    let (resigned, token, _) = create(&app, json!({"white": "human"})).await;
+    play(&app, resigned, &token, &["f5", "d6"]).await;
+    let uri = format!("/api/games/{resigned}/resign");
+    let (s, live) = call(&app, "POST", &uri, Some(&token), None).await;
+    assert_eq!(s, StatusCode::OK, "{live}");
+    assert_eq!(live["resigned"], "black", "{live}");
+    let (timed, _, _) = create(&app, json!({"white": "human", "clock": "300ms"})).await;
+    let timed_uri = format!("/api/games/{timed}");
+    eventually("Black loses on time", || {
+        state
+            .store()
+            .game_info(reversi_store::GameId(timed))
+            .is_ok_and(|i| i.status == reversi_store::Status::Finished)
+    })
+    .await;
+    let (_, timed_live) = call(&app, "GET", &timed_uri, None, None).await;
+    assert_eq!(timed_live["lost_on_time"], "black", "{timed_live}");
+    assert_eq!(timed_live["result"]["text"], "White wins on time");
+    state.sweep();
+    assert_eq!(state.loaded(), 0, "both games left memory");
+    let (s, back) = call(&app, "GET", &format!("/api/games/{resigned}"), None, None).await;
+    assert_eq!(s, StatusCode::OK, "{back}");
+    assert_eq!(ending(&back), ending(&live));
+    let (s, back) = call(&app, "GET", &timed_uri, None, None).await;
+    assert_eq!(s, StatusCode::OK, "{back}");
+    assert_eq!(ending(&back), ending(&timed_live));
+    assert_eq!(back["clock"]["black_ms"], 0, "{back}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_another_process_writes_is_not_opened() {
     let mut config = Config::for_cores(1);
