@@ -1,6 +1,7 @@
 //! `reversi serve` over real sockets, with small limits: the connection and event-stream caps
 //! answer with JSON errors, idle connections are closed, a game the server holds cannot be
-//! resumed in the terminal, and after a graceful stop and a restart the game goes on.
+//! resumed in the terminal, after a graceful stop and a restart the game goes on, and a local
+//! server answers to its own names and its `--public-url` only.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -85,6 +86,20 @@ fn parse(text: &str) -> (u16, String) {
         .map_or("", |(_, b)| b)
         .to_string();
     (status, body)
+}
+
+/// A GET addressed to `host` (its Host header): the status and the body.
+fn get_as(addr: &str, host: &str, path: &str) -> (u16, String) {
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+    write!(
+        s,
+        "GET {path} HTTP/1.1\r\nhost: {host}\r\nconnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut text = String::new();
+    s.read_to_string(&mut text).unwrap();
+    parse(&text)
 }
 
 fn field<'a>(json: &'a str, name: &str) -> &'a str {
@@ -206,4 +221,22 @@ fn the_server_holds_its_games_and_gives_them_back_after_a_restart() {
     );
     assert_eq!(s, 200, "{v}");
     assert!(v.contains(r#""moves":["f5","d6"]"#), "{v}");
+}
+
+#[test]
+fn a_local_server_answers_to_its_own_names_and_its_public_url_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let public = "http://reversi.example:9000/";
+    let server = start(&dir.path().join("g.sqlite3"), &["--public-url", public]);
+    let addr = server.addr.as_str();
+    // A proxy in front passes on the public name; the links name it too.
+    for host in [addr, "localhost:8080", "reversi.example:9000"] {
+        let (s, body) = get_as(addr, host, "/api/site");
+        assert_eq!(s, 200, "{host}: {body}");
+        assert_eq!(field(&body, "base"), public, "{body}");
+    }
+    // DNS rebinding: another name that resolves here is refused.
+    let (s, body) = get_as(addr, "evil.example", "/api/site");
+    assert_eq!(s, 403, "{body}");
+    assert!(body.contains("evil.example"), "{body}");
 }
