@@ -167,13 +167,24 @@ fn shards_merge_into_the_single_build() {
     // Deepening in shards: each shard deepens its part of a copy of the book, and their
     // merge is the book one deepening run makes.
     let deepen = |out: &Path, extra: &[&str]| {
-        let mut args = vec!["book", "deepen", s(&single), "--out", s(out), "--depth", "4"];
+        let mut args = vec![
+            "book",
+            "deepen",
+            s(&single),
+            "--out",
+            s(out),
+            "--depth",
+            "4",
+        ];
         args.extend_from_slice(extra);
         reversi(&args).assert_success()
     };
     let deep = tmp.path().join("deep.bin");
     deepen(&deep, &[]);
-    assert_ne!(std::fs::read(&deep).unwrap(), std::fs::read(&single).unwrap());
+    assert_ne!(
+        std::fs::read(&deep).unwrap(),
+        std::fs::read(&single).unwrap()
+    );
     let mut args = vec!["book", "merge", "--out", s(&merged)];
     let parts: Vec<PathBuf> = (0..2)
         .map(|k| tmp.path().join(format!("deep{k}.bin")))
