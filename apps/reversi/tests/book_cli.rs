@@ -163,6 +163,42 @@ fn shards_merge_into_the_single_build() {
         .assert_failure()
         .stderr;
     assert!(err.contains("not a shard"), "{err}");
+
+    // Deepening in shards: each shard deepens its part of a copy of the book, and their
+    // merge is the book one deepening run makes.
+    let deepen = |out: &Path, extra: &[&str]| {
+        let mut args = vec![
+            "book",
+            "deepen",
+            s(&single),
+            "--out",
+            s(out),
+            "--depth",
+            "4",
+        ];
+        args.extend_from_slice(extra);
+        reversi(&args).assert_success()
+    };
+    let deep = tmp.path().join("deep.bin");
+    deepen(&deep, &[]);
+    assert_ne!(
+        std::fs::read(&deep).unwrap(),
+        std::fs::read(&single).unwrap()
+    );
+    let mut args = vec!["book", "merge", "--out", s(&merged)];
+    let parts: Vec<PathBuf> = (0..2)
+        .map(|k| tmp.path().join(format!("deep{k}.bin")))
+        .collect();
+    for (k, part) in parts.iter().enumerate().rev() {
+        let out = deepen(part, &["--shard", &format!("{k}/2")]);
+        assert!(out.stderr.contains(&format!("shard {k}/2")), "{out}");
+    }
+    args.extend(parts.iter().map(|p| s(p)));
+    reversi(&args).assert_success();
+    assert_eq!(
+        std::fs::read(&deep).unwrap(),
+        std::fs::read(&merged).unwrap()
+    );
 }
 
 #[test]
