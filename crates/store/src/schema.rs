@@ -15,6 +15,7 @@ const APPLICATION_ID: i64 = 0x5256_5253;
 const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/0001_games.sql"),
     include_str!("../migrations/0002_clocks.sql"),
+    include_str!("../migrations/0003_variations.sql"),
 ];
 
 /// The schema version this program writes.
