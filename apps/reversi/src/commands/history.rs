@@ -208,7 +208,8 @@ fn resume(path: &Path, id: GameId, plain: bool) -> anyhow::Result<ExitCode> {
 }
 
 fn replay(path: &Path, id: GameId, plain: bool) -> anyhow::Result<ExitCode> {
-    let replay = Replay::new(require(path)?.load_game(id)?);
+    let store = require(path)?;
+    let replay = Replay::with_variations(store.load_game(id)?, &store.variations(id)?)?;
     frontend::replay(replay, plain, path.to_path_buf())
 }
 
