@@ -70,11 +70,11 @@ pub fn to_transcript(stored: &StoredGame) -> String {
 /// let sq = |name: &str| new.start_position().parse_square(name).map(Move::Play);
 /// store.append_move(id, &MoveRecord::bare(sq("f5")?))?;
 /// let v = store.add_variation(id, None, 1, &[sq("f4")?, sq("e3")?])?;
-/// store.add_variation(id, Some(v), 2, &[sq("f6")?])?;
+/// store.add_variation(id, Some(v), 2, &[sq("c3")?])?;
 /// let replay = Replay::with_variations(store.load_game(id)?, &store.variations(id)?)?;
 /// assert_eq!(variation_lines(&replay), [
 ///     "variation 1 from move 2: f4e3",
-///     "variation 2 from move 3 of variation 1: f6",
+///     "variation 2 from move 3 of variation 1: c3",
 /// ]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```

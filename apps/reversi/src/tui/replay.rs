@@ -98,16 +98,8 @@ impl ReplayScreen {
             }
             KeyCode::Char('p') => self.choose(),
             KeyCode::Char('c') => self.computer(workers),
-            KeyCode::Char('v') => {
-                if !r.next_line_here() {
-                    self.info("No other move was played here");
-                }
-            }
-            KeyCode::Char('b') => {
-                if !r.parent_line() {
-                    self.info("This is the main line");
-                }
-            }
+            KeyCode::Char('v') => self.next_line(),
+            KeyCode::Char('b') => self.parent_line(),
             KeyCode::Esc if !self.typed.is_empty() => self.typed.clear(),
             KeyCode::Esc | KeyCode::Char('q') => return ReplayAction::Leave,
             _ => {}
@@ -141,6 +133,20 @@ impl ReplayScreen {
             _ => return None,
         };
         Some(ReplayAction::Stay)
+    }
+
+    /// The next line going on from the position shown.
+    fn next_line(&mut self) {
+        if !self.replay.next_line_here() {
+            self.info("No other move was played here");
+        }
+    }
+
+    /// The line the variation shown leaves.
+    fn parent_line(&mut self) {
+        if !self.replay.parent_line() {
+            self.info("This is the main line");
+        }
     }
 
     /// Starts choosing a square, on the first legal one.
