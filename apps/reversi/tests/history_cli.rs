@@ -470,3 +470,65 @@ fn a_played_game_shows_and_exports_its_times_and_evaluations() {
     );
     assert_eq!(copy.info.status, Status::Abandoned, "an unfinished import");
 }
+
+#[test]
+fn show_and_the_transcript_export_list_the_variations_and_ggf_keeps_the_main_line() {
+    use reversi_core::{BoardSize, Move, Rules};
+    use reversi_store::{MoveRecord, NewGame, Player};
+
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("games.sqlite3");
+    let id = {
+        let mut store = Store::open(&db).unwrap();
+        let new = NewGame::standard(
+            BoardSize::EIGHT,
+            Rules::Othello,
+            Player::human("Ann"),
+            Player::human("Ben"),
+        );
+        let id = store.create_game(&new).unwrap();
+        let sq = |name: &str| Move::Play(new.start_position().parse_square(name).unwrap());
+        for name in ["f5", "d6", "c3", "d3", "c4"] {
+            store.append_move(id, &MoveRecord::bare(sq(name))).unwrap();
+        }
+        let v = store
+            .add_variation(id, None, 1, &[sq("f6"), sq("e6"), sq("f4")])
+            .unwrap();
+        store.add_variation(id, Some(v), 3, &[sq("d6")]).unwrap();
+        id.to_string()
+    };
+
+    let out = history(&db, &["show", &id]).assert_success().stdout;
+    assert!(
+        out.contains(
+            "Variations:\n  variation 1 from move 2: f6e6f4\n  \
+             variation 2 from move 4 of variation 1: d6\n"
+        ),
+        "{out}"
+    );
+
+    let out = history(&db, &["export", &id]).assert_success().stdout;
+    assert_eq!(
+        out,
+        "f5d6c3d3c4\n# variation 1 from move 2: f6e6f4\n\
+         # variation 2 from move 4 of variation 1: d6\n"
+    );
+    let done = history(&db, &["export", &id, "--format", "ggf"]).assert_success();
+    assert!(
+        done.stdout.contains("B[f5]W[d6]B[c3]W[d3]B[c4];)"),
+        "the main line only: {}",
+        done.stdout
+    );
+    assert!(
+        done.stderr.contains("2 variation(s) are left out"),
+        "{}",
+        done.stderr
+    );
+
+    // The transcript with its comments still reads as the one game it holds.
+    let file = dir.path().join("game.txt");
+    std::fs::write(&file, &out).unwrap();
+    let fresh = dir.path().join("fresh.sqlite3");
+    let done = history(&fresh, &["import", &file.display().to_string()]).assert_success();
+    assert!(done.stdout.contains("1 added"), "{}", done.stdout);
+}

@@ -39,14 +39,64 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use reversi_core::{Game, Move, Position, Score};
+use reversi_core::{format_transcript, Game, Move, Position, Score};
 use reversi_formats::ggf::{GgfGame, GgfMove};
 use reversi_formats::transcript::{write_transcript, DeclaredResult, TranscriptGame};
 use reversi_store::{ImportGame, MoveRecord, Player, Status, StoredGame, Termination};
 
+use crate::Replay;
+
 /// A stored game as a transcript line, its score after the moves when known.
 pub fn to_transcript(stored: &StoredGame) -> String {
     write_transcript(&stored.game, stored.info.score.map(DeclaredResult::Score))
+}
+
+/// Each variation of `replay` as a line of text, in [`Replay::lines`]' order:
+/// `variation 1 from move 2: f4c3e6`, and for a variation of a variation
+/// `variation 2 from move 4 of variation 1: d6` (the move is the first of its own; passes are
+/// written `PA`). `history show` lists these, and a transcript export writes them as `#`
+/// comments under the game, which transcript readers skip.
+///
+/// # Examples
+/// ```
+/// use reversi_core::{BoardSize, Move, Rules};
+/// use reversi_game::{convert::variation_lines, Replay};
+/// use reversi_store::{MoveRecord, NewGame, Player, Store};
+///
+/// let mut store = Store::open_in_memory()?;
+/// let new = NewGame::standard(BoardSize::EIGHT, Rules::Othello,
+///     Player::human("Ann"), Player::human("Ben"));
+/// let id = store.create_game(&new)?;
+/// let sq = |name: &str| new.start_position().parse_square(name).map(Move::Play);
+/// store.append_move(id, &MoveRecord::bare(sq("f5")?))?;
+/// let v = store.add_variation(id, None, 1, &[sq("f4")?, sq("e3")?])?;
+/// store.add_variation(id, Some(v), 2, &[sq("c3")?])?;
+/// let replay = Replay::with_variations(store.load_game(id)?, &store.variations(id)?)?;
+/// assert_eq!(variation_lines(&replay), [
+///     "variation 1 from move 2: f4e3",
+///     "variation 2 from move 3 of variation 1: c3",
+/// ]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[must_use]
+pub fn variation_lines(replay: &Replay) -> Vec<String> {
+    let lines = replay.lines();
+    lines
+        .iter()
+        .enumerate()
+        .skip(1)
+        .map(|(i, line)| {
+            let of = match line.parent {
+                Some(p) if p > 0 => format!(" of variation {p}"),
+                _ => String::new(),
+            };
+            format!(
+                "variation {i} from move {}{of}: {}",
+                line.from_ply + 1,
+                format_transcript(line.own_moves(), true)
+            )
+        })
+        .collect()
 }
 
 /// A stored game as one GGF line: players, date, event, board, result, and each move's

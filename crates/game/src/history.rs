@@ -5,14 +5,17 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use reversi_core::Move;
 use reversi_engine::ai::Ai;
 use std::time::Duration;
 
-use reversi_store::{GameFilter, GameId, GameInfo, PlayerKind, Status, Store, StoreError, Writer};
+use reversi_store::{
+    GameFilter, GameId, GameInfo, PlayerKind, Status, Store, StoreError, VariationId, Writer,
+};
 
 use crate::log::{LogHandle, LogId, LoggedMove};
 use crate::player::Player;
-use crate::replay::Replay;
+use crate::replay::{Replay, VariationError};
 use crate::session::Session;
 use crate::settings::Settings;
 
@@ -100,12 +103,89 @@ impl History {
         self.store()?.list_games(filter)
     }
 
-    /// Game `id`, ready to replay from its start.
+    /// Game `id` with its variations, ready to replay from its start.
     ///
     /// # Errors
     /// No such game, or the database failed.
     pub fn replay(&mut self, id: GameId) -> Result<Replay, StoreError> {
-        Ok(Replay::new(self.store()?.load_game(id)?))
+        let store = self.store()?;
+        let stored = store.load_game(id)?;
+        let variations = store.variations(id)?;
+        Replay::with_variations(stored, &variations)
+    }
+
+    /// Plays `mv` in the position `replay` shows, saving the variation it makes or extends
+    /// here (see [`Replay::play`]); returns the index of the line now shown.
+    ///
+    /// # Errors
+    /// As [`Replay::play`], or the database could not be opened.
+    pub fn play(&mut self, replay: &mut Replay, mv: Move) -> Result<usize, VariationError> {
+        replay.play(mv, self.store()?)
+    }
+
+    /// Plays `mv` in game `id` after the first `ply` moves of `line` (`None`: the game's own
+    /// moves), as a request that keeps no replay between calls would: the variation it makes
+    /// or extends is saved, and the replay returned shows the position after the move.
+    ///
+    /// # Errors
+    /// [`VariationError::NoSuchLine`] for a line the game does not have,
+    /// [`VariationError::NoSuchPly`] past its end, the move refused in that position, or the
+    /// store's error.
+    ///
+    /// # Examples
+    /// ```
+    /// use reversi_core::Move;
+    /// use reversi_game::{History, Player, Session, Settings, StoreLog};
+    /// use reversi_store::GameId;
+    ///
+    /// let dir = std::env::temp_dir().join(format!("reversi-variation-doc-{}", std::process::id()));
+    /// let path = dir.join("games.sqlite3");
+    /// let settings = Settings { white: Player::Human, ..Settings::default() };
+    /// let mut session = Session::with_log(settings, Some(StoreLog::handle(&path)));
+    /// for name in ["f5", "d6", "c3"] {
+    ///     let square = session.position().parse_square(name)?;
+    ///     session.play(square)?;
+    /// }
+    /// let id = GameId(session.log_id().expect("kept from the first move").0);
+    /// let sq = |name: &str| session.position().parse_square(name).map(Move::Play);
+    ///
+    /// let mut history = History::at(&path);
+    /// // f6 instead of d6, then e6 at its end: one variation of two moves.
+    /// let replay = history.play_variation(id, None, 1, sq("f6")?)?;
+    /// let line = replay.line().id;
+    /// assert!(line.is_some());
+    /// let replay = history.play_variation(id, line, 2, sq("e6")?)?;
+    /// assert_eq!(replay.line().id, line);
+    /// assert_eq!(replay.line().own_moves(), &[sq("f6")?, sq("e6")?]);
+    /// // d6 there is the game's own move: no variation.
+    /// assert!(history.play_variation(id, None, 1, sq("d6")?)?.line().is_main());
+    /// assert_eq!(history.replay(id)?.lines().len(), 2);
+    /// # drop((history, session));
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn play_variation(
+        &mut self,
+        id: GameId,
+        line: Option<VariationId>,
+        ply: usize,
+        mv: Move,
+    ) -> Result<Replay, VariationError> {
+        let mut replay = self.replay(id)?;
+        let index = match line {
+            None => 0,
+            Some(v) => replay.index_of(v).ok_or(VariationError::NoSuchLine(v))?,
+        };
+        replay.show(index);
+        replay.jump(ply);
+        if replay.ply() != ply {
+            return Err(VariationError::NoSuchPly {
+                ply,
+                len: replay.len(),
+            });
+        }
+        self.play(&mut replay, mv)?;
+        Ok(replay)
     }
 
     /// Deletes game `id`; whether there was one.

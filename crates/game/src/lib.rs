@@ -1,7 +1,8 @@
 //! The game being played and the games kept, for every front end: a [`Session`] (settings,
 //! players, undo/redo, the computer's turns, saving move by move through a [`GameLog`]), the
-//! history of saved games ([`History`], [`StoreLog`]), a stored game's [`Replay`], game
-//! [`analysis`], and the conversion between stored games and the file formats ([`convert`]).
+//! history of saved games ([`History`], [`StoreLog`]), a stored game's [`Replay`] with its
+//! variations, game [`analysis`], and the conversion between stored games and the file formats
+//! ([`convert`]).
 //!
 //! The terminal UI, plain mode and the web server are adapters over this crate: a new front
 //! end needs only it and its own screens.
@@ -26,7 +27,7 @@ pub use history::{
 };
 pub use log::{GameLog, LogError, LogHandle, LogId, LoggedMove};
 pub use player::{levels_help, ParsePlayerError, Player};
-pub use replay::{outcome_text, player_name, record_note, Replay};
+pub use replay::{outcome_text, player_name, record_note, Line, Replay, VariationError};
 pub use session::{
     evaluation, move_at, result_line, side_label, ComputerTurn, LastMove, PlayError, Session,
     TIME_LOSS,

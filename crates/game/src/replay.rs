@@ -1,14 +1,19 @@
 //! Stepping through a stored game: the position after any number of its moves, the move that
 //! reached it with the discs it flipped, its time and evaluation, the name of the opening line
 //! followed so far, and the words a replay shows (players, result, a move's note). Every front
-//! end's replay draws a [`Replay`].
+//! end's replay draws a [`Replay`]; its variations are in `replay/variations.rs`.
+
+mod variations;
 
 use reversi_core::{Game, Position};
 use reversi_store::{GameInfo, MoveRecord, PlayerKind, Status, StoredGame};
 
 use crate::session::{move_at, result_line, LastMove};
 
-/// A stored game and how far into it the replay is.
+pub use variations::{Line, VariationError};
+
+/// A stored game and how far into it the replay is, along the game's own moves or one of its
+/// variations (see [`Replay::play`]).
 ///
 /// # Examples
 /// A person's game against the computer, kept in an in-memory history and stepped through:
@@ -54,12 +59,17 @@ use crate::session::{move_at, result_line, LastMove};
 pub struct Replay {
     /// What the history knows of the game: players, dates, status and result.
     pub info: GameInfo,
-    /// The game replayed from its start, passes included.
+    /// The game's own moves replayed from its start, passes included (whichever line is
+    /// shown).
     pub game: Game,
     /// Each move's time and evaluation, as stored (one for each move of `game`).
     pub moves: Vec<MoveRecord>,
-    /// Moves shown: 0 is the start, `len()` the last position.
+    /// Moves shown: 0 is the start, `len()` the last position of the line shown.
     ply: usize,
+    /// The game's own moves first, then its variations, oldest first.
+    lines: Vec<Line>,
+    /// The index in `lines` of the line shown.
+    shown: usize,
 }
 
 impl Replay {
@@ -67,20 +77,22 @@ impl Replay {
     #[must_use]
     pub fn new(stored: StoredGame) -> Replay {
         Replay {
+            lines: vec![Line::main(stored.game.clone())],
             info: stored.info,
             game: stored.game,
             moves: stored.moves,
             ply: 0,
+            shown: 0,
         }
     }
 
-    /// Moves in the game, passes included.
+    /// Moves in the line shown, passes included.
     #[must_use]
     pub fn len(&self) -> usize {
-        self.game.moves().len()
+        self.line().game.moves().len()
     }
 
-    /// Whether the game has no move at all.
+    /// Whether the line shown has no move at all.
     #[must_use]
     pub fn is_empty(&self) -> bool {
         self.len() == 0
@@ -95,18 +107,22 @@ impl Replay {
     /// The position shown.
     #[must_use]
     pub fn position(&self) -> &Position {
-        &self.game.positions()[self.ply]
+        &self.line().game.positions()[self.ply]
     }
 
     /// The move that reached the position shown, with its flips.
     #[must_use]
     pub fn last_move(&self) -> Option<LastMove> {
-        move_at(&self.game, self.ply)
+        move_at(&self.line().game, self.ply)
     }
 
-    /// The time and evaluation of the move that reached the position shown.
+    /// The time and evaluation of the move that reached the position shown, when it is one of
+    /// the game's own moves (variations keep neither).
     #[must_use]
     pub fn last_record(&self) -> Option<&MoveRecord> {
+        if self.ply > self.main_prefix(self.shown) {
+            return None;
+        }
         self.moves.get(self.ply.checked_sub(1)?)
     }
 
@@ -114,7 +130,7 @@ impl Replay {
     /// Othello only), as [`reversi_core::opening_name_at`] gives it.
     #[must_use]
     pub fn opening(&self) -> Option<&'static str> {
-        reversi_core::opening_name_at(&self.game, self.ply)
+        reversi_core::opening_name_at(&self.line().game, self.ply)
     }
 
     /// Shows the position after `ply` moves (the last one when past the end).

@@ -69,7 +69,7 @@ pub struct ComputerTurn {
     /// Moves played before this turn; [`Session::play_computer`] refuses a decision made for
     /// another ply.
     pub ply: usize,
-    computer: Computer,
+    pub(crate) computer: Computer,
 }
 
 impl ComputerTurn {

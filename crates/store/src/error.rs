@@ -56,6 +56,16 @@ pub enum StoreError {
         /// Why the rules refuse it.
         reason: reversi_core::IllegalMove,
     },
+    /// No variation has this id (or not one of the game concerned).
+    NoSuchVariation(crate::VariationId),
+    /// A variation that cannot be stored: no moves, a branch point past the end of the line it
+    /// leaves, or a move that is not legal there; nothing is written.
+    InvalidVariation {
+        /// The game the variation was for.
+        game: GameId,
+        /// What is wrong with it.
+        reason: String,
+    },
     /// A new game whose set-up start is for another board size or start rule.
     StartMismatch(String),
     /// A game of an import that cannot be stored; the import is rolled back.
@@ -112,6 +122,10 @@ impl fmt::Display for StoreError {
             StoreError::NotInProgress(id) => write!(f, "game {id} has already ended"),
             StoreError::IllegalMove { game, ply, reason } => {
                 write!(f, "game {game} move {}: {reason}", ply + 1)
+            }
+            StoreError::NoSuchVariation(id) => write!(f, "no variation with id {id}"),
+            StoreError::InvalidVariation { game, reason } => {
+                write!(f, "game {game}: variation refused: {reason}")
             }
             StoreError::StartMismatch(reason) => f.write_str(reason),
             StoreError::Rejected { index, reason } => {

@@ -3,8 +3,9 @@
 //!
 //! A play loop creates a game, appends each move as it is made (one transaction each, so a
 //! crash loses at most the move under way), then finishes or abandons it; `load_game` replays
-//! a stored game into a [`reversi_core::Game`] to show or resume it. Imports add many games in
-//! one transaction and skip the ones already stored.
+//! a stored game into a [`reversi_core::Game`] to show or resume it. A game's variations (lines
+//! played in a replay that leave its moves, or each other, at some move) are kept beside it.
+//! Imports add many games in one transaction and skip the ones already stored.
 //!
 //! The database is `$XDG_DATA_HOME/reversi/games.sqlite3` by default ([`default_path`]); a
 //! file that is not ours is refused, never overwritten.
@@ -20,6 +21,7 @@ mod model;
 mod paths;
 mod schema;
 mod store;
+mod variations;
 
 pub use clock::{format_utc, now_utc};
 pub use error::StoreError;
@@ -31,3 +33,4 @@ pub use model::{
 pub use paths::default_path;
 pub use schema::SCHEMA_VERSION;
 pub use store::Store;
+pub use variations::{Variation, VariationId};

@@ -16,6 +16,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/0001_games.sql"),
     include_str!("../migrations/0002_clocks.sql"),
     include_str!("../migrations/0003_holders.sql"),
+    include_str!("../migrations/0004_variations.sql"),
 ];
 
 /// The schema version this program writes.

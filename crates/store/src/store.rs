@@ -186,7 +186,8 @@ impl Store {
         })
     }
 
-    /// Takes back the last move of a game in progress, returning it (`None` with no moves).
+    /// Takes back the last move of a game in progress, returning it (`None` with no moves),
+    /// with the variations that left the game after it.
     ///
     /// # Errors
     /// [`StoreError::NoSuchGame`], [`StoreError::NotInProgress`], or an SQLite error.
@@ -201,6 +202,12 @@ impl Store {
             };
             tx.execute(
                 "DELETE FROM moves WHERE game_id = ?1 AND ply = ?2",
+                params![id.0, moves.len() as i64],
+            )?;
+            // Variations that left the game after the move taken back leave nothing now.
+            tx.execute(
+                "DELETE FROM variations WHERE game_id = ?1 AND parent_id IS NULL \
+                 AND from_ply > ?2",
                 params![id.0, moves.len() as i64],
             )?;
             tx.execute(
@@ -377,7 +384,7 @@ impl Store {
             .map_err(self.sql())
     }
 
-    /// Deletes a game and its moves. Returns whether it existed.
+    /// Deletes a game with its moves and variations. Returns whether it existed.
     ///
     /// # Errors
     /// On an SQLite error.
@@ -454,7 +461,7 @@ pub(crate) enum LoadError {
 }
 
 impl LoadError {
-    fn or_sql(self, f: &impl Fn(rusqlite::Error) -> StoreError) -> StoreError {
+    pub(crate) fn or_sql(self, f: &impl Fn(rusqlite::Error) -> StoreError) -> StoreError {
         match self {
             LoadError::Store(e) => e,
             LoadError::Sql(e) => f(e),
@@ -474,7 +481,10 @@ impl From<StoreError> for LoadError {
     }
 }
 
-fn load_in(conn: &Connection, id: GameId) -> Result<(GameInfo, Vec<MoveRecord>), LoadError> {
+pub(crate) fn load_in(
+    conn: &Connection,
+    id: GameId,
+) -> Result<(GameInfo, Vec<MoveRecord>), LoadError> {
     let sql = format!("SELECT {INFO_COLUMNS} FROM games WHERE id = ?1");
     let info = conn
         .query_row(&sql, [id.0], RawInfo::read)

@@ -44,7 +44,7 @@ pub enum HistoryCommand {
         status: Option<Status>,
     },
     /// A game's players, dates and result, the opening line it followed (named 8x8 Othello
-    /// lines), its moves as a transcript, and the final board.
+    /// lines), its moves as a transcript, its variations, and the final board.
     Show {
         /// The game's id, as `history list` shows it.
         id: GameId,
@@ -58,8 +58,9 @@ pub enum HistoryCommand {
         #[arg(long, short = 'y')]
         yes: bool,
     },
-    /// Write games out, one a line: as transcripts (`f5d6c3… 33-31`) or GGF; or one game's
-    /// position as an SVG picture (`--format svg --move N`).
+    /// Write games out, one a line: as transcripts (`f5d6c3… 33-31`, each variation under
+    /// its game as a `# variation K from move N: …` comment) or GGF (the game's own moves);
+    /// or one game's position as an SVG picture (`--format svg --move N`).
     Export {
         /// Ids of the games to write.
         #[arg(required = true)]
@@ -208,7 +209,7 @@ fn resume(path: &Path, id: GameId, plain: bool) -> anyhow::Result<ExitCode> {
 }
 
 fn replay(path: &Path, id: GameId, plain: bool) -> anyhow::Result<ExitCode> {
-    let replay = Replay::new(require(path)?.load_game(id)?);
+    let replay = load_replay(&require(path)?, id)?;
     frontend::replay(replay, plain, path.to_path_buf())
 }
 
@@ -284,8 +285,17 @@ fn list(
     Ok(ExitCode::SUCCESS)
 }
 
+/// Game `id` with its variations.
+fn load_replay(store: &Store, id: GameId) -> anyhow::Result<Replay> {
+    Ok(Replay::with_variations(
+        store.load_game(id)?,
+        &store.variations(id)?,
+    )?)
+}
+
 fn show(store: &Store, id: GameId) -> anyhow::Result<ExitCode> {
     let stored = store.load_game(id)?;
+    let variations = convert::variation_lines(&load_replay(store, id)?);
     let info = &stored.info;
     let mut out = std::io::stdout().lock();
     writeln!(out, "Game {}  ({})", info.id, info.status)?;
@@ -343,6 +353,12 @@ fn show(store: &Store, id: GameId) -> anyhow::Result<ExitCode> {
                 m.mv
             )?;
             color = color.opposite();
+        }
+    }
+    if !variations.is_empty() {
+        writeln!(out, "Variations:")?;
+        for line in &variations {
+            writeln!(out, "  {line}")?;
         }
     }
     writeln!(out)?;
@@ -413,6 +429,7 @@ fn export(
     let mut text = String::new();
     for &id in ids {
         let stored = store.load_game(id)?;
+        let variations = convert::variation_lines(&load_replay(store, id)?);
         let line = match format {
             ExportFormat::Transcript => {
                 if stored.info.start.is_some() {
@@ -423,11 +440,25 @@ fn export(
                 }
                 convert::to_transcript(&stored)
             }
-            ExportFormat::Ggf => convert::to_ggf(&stored),
+            ExportFormat::Ggf => {
+                if !variations.is_empty() {
+                    eprintln!(
+                        "note: game {id}'s {} variation(s) are left out: GGF has no variations; \
+                         --format transcript writes them as comments",
+                        variations.len()
+                    );
+                }
+                convert::to_ggf(&stored)
+            }
             ExportFormat::Svg => bail!("an SVG picture is written by export_svg"),
         };
         text.push_str(&line);
         text.push('\n');
+        if format == ExportFormat::Transcript {
+            for v in &variations {
+                text.push_str(&format!("# {v}\n"));
+            }
+        }
     }
     write_output(&text, output)
 }

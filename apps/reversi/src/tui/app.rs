@@ -68,10 +68,16 @@ impl App {
             Start::Game(settings) => app.start_game(settings),
             Start::Session(session) => app.play(*session),
             Start::Replay(replay) => {
-                app.screen = Screen::Replay(Box::new(ReplayScreen::new(*replay)), None);
+                let screen = ReplayScreen::new(*replay, app.variations());
+                app.screen = Screen::Replay(Box::new(screen), None);
             }
         }
         app
+    }
+
+    /// Where a replay keeps the variations played in it: the history's database.
+    fn variations(&self) -> Option<reversi_game::History> {
+        self.history.db.as_deref().map(reversi_game::History::at)
     }
 
     fn start_game(&mut self, settings: Settings) {
@@ -128,8 +134,10 @@ impl App {
 
     pub fn on_key(&mut self, key: KeyEvent) {
         if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c') {
-            if let Screen::Game(g) = &mut self.screen {
-                g.cancel();
+            match &mut self.screen {
+                Screen::Game(g) => g.cancel(),
+                Screen::Replay(r, _) => r.cancel(),
+                _ => {}
             }
             self.quit = true;
             return;
@@ -179,7 +187,7 @@ impl App {
                 HistoryAction::Stay => {}
                 HistoryAction::Back => self.screen = Screen::Menu(Menu::default()),
                 HistoryAction::Replay(replay) => {
-                    let screen = Box::new(ReplayScreen::new(*replay));
+                    let screen = Box::new(ReplayScreen::new(*replay, self.variations()));
                     let Screen::History(list) = std::mem::replace(&mut self.screen, Screen::Help)
                     else {
                         return;
@@ -194,7 +202,7 @@ impl App {
                 }
             },
             Screen::Replay(replay, back) => {
-                if replay.on_key(key) == ReplayAction::Leave {
+                if replay.on_key(key, &mut self.workers) == ReplayAction::Leave {
                     match back.take() {
                         Some(mut list) => {
                             list.reload();
@@ -220,9 +228,7 @@ impl App {
     /// Takes in every waiting report of the background jobs.
     pub fn pump(&mut self) {
         while let Some(report) = self.workers.try_recv() {
-            if let Screen::Game(game) = &mut self.screen {
-                game.on_report(report, &mut self.workers);
-            }
+            self.on_report(report);
         }
         if let Screen::Game(game) = &mut self.screen {
             game.tick();
@@ -235,10 +241,16 @@ impl App {
         let Some(report) = self.workers.recv_timeout(timeout) else {
             return false;
         };
-        if let Screen::Game(game) = &mut self.screen {
-            game.on_report(report, &mut self.workers);
-        }
+        self.on_report(report);
         true
+    }
+
+    fn on_report(&mut self, report: super::worker::Report) {
+        match &mut self.screen {
+            Screen::Game(game) => game.on_report(report, &mut self.workers),
+            Screen::Replay(replay, _) => replay.on_report(report),
+            _ => {}
+        }
     }
 }
 

@@ -1,17 +1,27 @@
 //! The replay screen: a stored game stepped through forwards and backwards, with the board,
 //! the last move and its flips, the opening's name, the counts, the move number and the move
-//! list.
+//! list; and its variations: another move played by hand (a square chosen with the cursor) or
+//! by the computer at any point, saved to the history as it is made, the lines going on from
+//! the position shown gone round, and the line a variation leaves gone back to.
 
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Margin, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget, Wrap};
-use reversi_core::{Color, Move};
+use reversi_core::{Color, Move, Square};
+use reversi_engine::ai::Ai;
+use reversi_engine::levels::Level;
 
 use super::board::{board_frame, Board};
+use super::game::Note;
 use super::theme::Theme;
-use reversi_game::{outcome_text, player_name, record_note, Replay};
+use super::worker::{Job, Report, Workers};
+use reversi_game::{outcome_text, player_name, record_note, History, Replay};
+
+/// The computer's level for moves in a replay: quick (a few ms a move), and strong enough to
+/// show a sensible line.
+const COMPUTER_LEVEL: u8 = 6;
 
 /// What the app does after a key on the replay screen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,23 +30,57 @@ pub enum ReplayAction {
     Leave,
 }
 
-/// The replay screen: the game and a move number being typed.
+/// The replay screen: the game, a move number being typed, the square being chosen for a
+/// move, and the history the variations are saved to.
 pub struct ReplayScreen {
     pub replay: Replay,
     /// Digits typed for a jump, applied by Enter.
     pub typed: String,
+    /// While choosing a square to play: the cursor.
+    pub cursor: Option<Square>,
+    pub note: Option<Note>,
+    /// Where variations are kept (`None`: the replay cannot branch).
+    history: Option<History>,
+    /// The computer's move being thought about, for the line and ply it was asked for.
+    computer: Option<(Job, usize, usize)>,
 }
 
 impl ReplayScreen {
     #[must_use]
-    pub fn new(replay: Replay) -> ReplayScreen {
+    pub fn new(replay: Replay, history: Option<History>) -> ReplayScreen {
         ReplayScreen {
             replay,
             typed: String::new(),
+            cursor: None,
+            note: None,
+            history,
+            computer: None,
         }
     }
 
-    pub fn on_key(&mut self, key: KeyEvent) -> ReplayAction {
+    /// Whether the computer is thinking about a move now.
+    #[must_use]
+    pub fn is_thinking(&self) -> bool {
+        self.computer.is_some()
+    }
+
+    /// Stops the computer's thinking and forgets it.
+    pub fn cancel(&mut self) {
+        if let Some((job, _, _)) = self.computer.take() {
+            job.stop();
+        }
+    }
+
+    pub fn on_key(&mut self, key: KeyEvent, workers: &mut Workers) -> ReplayAction {
+        if key.code != KeyCode::Char('c') {
+            self.cancel();
+        }
+        self.note = None;
+        if let Some(cursor) = self.cursor {
+            if let Some(action) = self.on_key_choosing(key, cursor) {
+                return action;
+            }
+        }
         let r = &mut self.replay;
         match key.code {
             KeyCode::Left | KeyCode::Up | KeyCode::Char('h' | 'k') => r.back(),
@@ -52,11 +96,145 @@ impl ReplayScreen {
                     r.jump(n);
                 }
             }
+            KeyCode::Char('p') => self.choose(),
+            KeyCode::Char('c') => self.computer(workers),
+            KeyCode::Char('v') => self.next_line(),
+            KeyCode::Char('b') => self.parent_line(),
             KeyCode::Esc if !self.typed.is_empty() => self.typed.clear(),
             KeyCode::Esc | KeyCode::Char('q') => return ReplayAction::Leave,
             _ => {}
         }
         ReplayAction::Stay
+    }
+
+    /// Keys while a square is being chosen; `None` for those that work as elsewhere.
+    fn on_key_choosing(&mut self, key: KeyEvent, cursor: Square) -> Option<ReplayAction> {
+        let step = |dc: i16, dr: i16| {
+            let n = i16::from(self.replay.position().size().get());
+            let c = (i16::from(cursor.col()) + dc).rem_euclid(n);
+            let r = (i16::from(cursor.row()) + dr).rem_euclid(n);
+            Some(Square::new(c as u8, r as u8))
+        };
+        self.cursor = match key.code {
+            KeyCode::Left | KeyCode::Char('h') => step(-1, 0),
+            KeyCode::Right | KeyCode::Char('l') => step(1, 0),
+            KeyCode::Up | KeyCode::Char('k') => step(0, -1),
+            KeyCode::Down | KeyCode::Char('j') => step(0, 1),
+            KeyCode::Enter | KeyCode::Char(' ') => {
+                let mv = if self.replay.position().moves() == [Move::Pass] {
+                    Move::Pass
+                } else {
+                    Move::Play(cursor)
+                };
+                self.play(mv);
+                return Some(ReplayAction::Stay);
+            }
+            KeyCode::Esc | KeyCode::Char('p') => None,
+            _ => return None,
+        };
+        Some(ReplayAction::Stay)
+    }
+
+    /// The next line going on from the position shown.
+    fn next_line(&mut self) {
+        if !self.replay.next_line_here() {
+            self.info("No other move was played here");
+        }
+    }
+
+    /// The line the variation shown leaves.
+    fn parent_line(&mut self) {
+        if !self.replay.parent_line() {
+            self.info("This is the main line");
+        }
+    }
+
+    /// Starts choosing a square, on the first legal one.
+    fn choose(&mut self) {
+        let pos = self.replay.position();
+        if pos.moves().is_empty() {
+            self.error("The game is over here: no move to play");
+            return;
+        }
+        self.cursor = Some(first_square(&self.replay));
+    }
+
+    /// Plays `mv` where the replay is, saving the variation it makes or grows.
+    fn play(&mut self, mv: Move) {
+        let Some(history) = &mut self.history else {
+            self.error("No game database here to keep a variation in");
+            return;
+        };
+        let color = self.replay.position().turn();
+        match history.play(&mut self.replay, mv) {
+            Ok(line) => {
+                let name = self.replay.line_name(line);
+                let played = match mv {
+                    Move::Pass => format!("{color} passed"),
+                    Move::Play(sq) => format!("{color} played {sq}"),
+                };
+                self.info(format!("{played}: {name}"));
+                if self.cursor.is_some() {
+                    self.cursor = (!self.replay.position().moves().is_empty())
+                        .then(|| first_square(&self.replay));
+                }
+            }
+            Err(e) => self.error(e.to_string()),
+        }
+    }
+
+    /// Asks the computer for the next move, thought about in the background.
+    fn computer(&mut self, workers: &mut Workers) {
+        if self.computer.is_some() {
+            return;
+        }
+        if self.history.is_none() {
+            self.error("No game database here to keep a variation in");
+            return;
+        }
+        let ai = Level::new(COMPUTER_LEVEL).map_or(Ai::default(), Ai::Level);
+        let r = &self.replay;
+        let seed = (r.info.id.0 as u64)
+            .wrapping_mul(64)
+            .wrapping_add(r.ply() as u64);
+        match r.computer_turn(ai, seed) {
+            Some(turn) => {
+                let (shown, ply) = (r.shown(), r.ply());
+                self.computer = Some((workers.think(turn), shown, ply));
+                self.info(format!("The computer ({ai}) is thinking…"));
+            }
+            None => self.error("The game is over here: no move to play"),
+        }
+    }
+
+    /// Takes in a report of a background job; the computer's move is played when the replay
+    /// is still where it was asked for.
+    pub fn on_report(&mut self, report: Report) {
+        let Report::Decided { job, decision } = report else {
+            return;
+        };
+        let Some((_, shown, ply)) = self.computer.take_if(|(j, _, _)| j.id == job) else {
+            return;
+        };
+        let r = &self.replay;
+        match decision {
+            Some(d) if r.shown() == shown && r.ply() == ply => self.play(d.mv),
+            _ => self.note = None,
+        }
+    }
+
+    fn info(&mut self, text: impl Into<String>) {
+        self.note = Some(Note {
+            text: text.into(),
+            error: false,
+        });
+    }
+
+    fn error(&mut self, text: impl Into<String>) {
+        self.note = Some(Note {
+            text: text.into(),
+            error: true,
+        });
     }
 
     pub fn render(&self, theme: Theme, area: Rect, buf: &mut Buffer) {
@@ -86,10 +264,10 @@ impl ReplayScreen {
         let last = r.last_move();
         Board {
             position: pos,
-            cursor: None,
+            cursor: self.cursor,
             last: last.as_ref(),
             hints: &[],
-            assist: false,
+            assist: self.cursor.is_some(),
             theme,
         }
         .render(inner, buf);
@@ -97,11 +275,12 @@ impl ReplayScreen {
         Paragraph::new(self.panel(theme))
             .wrap(Wrap { trim: false })
             .render(panel_area.inner(Margin::new(1, 0)), buf);
-        Line::styled(
-            " ←→/hl step · Home/End · number+Enter: go to move · q: back",
-            theme.dim(),
-        )
-        .render(keys, buf);
+        let help = if self.cursor.is_some() {
+            " arrows/hjkl: choose a square · Enter: play it · c computer · Esc: stop playing"
+        } else {
+            " ←→ step · Home/End · N Enter: move N · p play · c computer · v/b lines · q back"
+        };
+        Line::styled(help, theme.dim()).render(keys, buf);
     }
 
     fn panel(&self, theme: Theme) -> Vec<Line<'static>> {
@@ -139,20 +318,46 @@ impl ReplayScreen {
             "Result: {}",
             outcome_text(&r.info, &r.game)
         )));
+        if r.lines().len() > 1 {
+            lines.push(Line::raw(format!("Line: {}", r.line_name(r.shown()))));
+            let here = r.alternatives();
+            if here.len() > 1 {
+                let each: Vec<String> = here
+                    .iter()
+                    .map(|&(mv, i)| match i {
+                        0 => format!("{mv} main"),
+                        i => format!("{mv} var {i}"),
+                    })
+                    .collect();
+                lines.push(Line::raw(format!("Here: {} (v: next)", each.join(", "))));
+            }
+        }
         if !self.typed.is_empty() {
             lines.push(Line::raw(format!("Go to move: {}_", self.typed)));
+        }
+        if let Some(note) = &self.note {
+            let (prefix, style) = if note.error {
+                ("! ", theme.error())
+            } else {
+                ("", theme.dim())
+            };
+            lines.push(Line::styled(format!("{prefix}{}", note.text), style));
         }
         lines.push(Line::raw(""));
         lines.push(self.move_list(theme));
         lines
     }
 
-    /// The moves as one wrapping line, numbered, the one shown highlighted.
+    /// The moves of the line shown as one wrapping line, numbered, the one shown highlighted,
+    /// and `*` after each move where another line goes on differently.
     fn move_list(&self, theme: Theme) -> Line<'static> {
         let r = &self.replay;
+        let branches = r.branch_plies();
+        let moves = r.line().game.moves();
         let mut spans = Vec::new();
-        for (i, mv) in r.game.moves().iter().enumerate() {
-            let text = format!("{}.{mv}", i + 1);
+        for (i, mv) in moves.iter().enumerate() {
+            let mark = if branches.contains(&i) { "*" } else { "" };
+            let text = format!("{}.{mv}{mark}", i + 1);
             if i + 1 == r.ply() {
                 spans.push(Span::styled(text, theme.selected()));
             } else {
@@ -160,6 +365,21 @@ impl ReplayScreen {
             }
             spans.push(Span::raw(" "));
         }
+        if branches.contains(&moves.len()) {
+            spans.push(Span::raw("*"));
+        }
         Line::from(spans)
     }
 }
+
+/// Where the cursor starts: the first legal square, or the top-left of the centre.
+fn first_square(replay: &Replay) -> Square {
+    let pos = replay.position();
+    pos.legal_moves()
+        .first()
+        .copied()
+        .unwrap_or_else(|| pos.centre()[0])
+}
+
+#[cfg(test)]
+mod tests;
