@@ -14,6 +14,7 @@
 mod clock;
 mod codec;
 mod error;
+mod explorer;
 mod import;
 mod model;
 mod paths;
@@ -22,6 +23,7 @@ mod store;
 
 pub use clock::{format_utc, now_utc};
 pub use error::StoreError;
+pub use explorer::{ExplorerMove, ExplorerSize, EXPLORER_MAX_DISCS};
 pub use model::{
     GameFilter, GameId, GameInfo, ImportGame, ImportReport, MoveRecord, NewGame, ParseGameIdError,
     ParseStatusError, Player, PlayerKind, Status, StoredGame, Termination,
