@@ -643,7 +643,8 @@ pub fn move_at(game: &Game, ply: usize) -> Option<LastMove> {
 }
 
 /// The computer's evaluation of the move it chose, in discs for itself: its score when the
-/// search gave one in discs (a depth estimate or an exact result), else `None`.
+/// search or the opening book gave one in discs (a depth estimate, an exact result or a book
+/// value), else `None`.
 #[must_use]
 pub fn evaluation(decision: &Decision) -> Option<f64> {
     let t = &decision.thinking;
@@ -653,7 +654,7 @@ pub fn evaluation(decision: &Decision) -> Option<f64> {
         .chain(&t.candidates)
         .find(|c| c.mv == decision.mv)?;
     match candidate.kind {
-        ScoreKind::Exact | ScoreKind::Depth { .. } if !candidate.upper_bound => {
+        ScoreKind::Exact | ScoreKind::Depth { .. } | ScoreKind::Book if !candidate.upper_bound => {
             Some(f64::from(candidate.score))
         }
         _ => None,
@@ -820,6 +821,23 @@ mod tests {
             let d = turn.run(&stop, &mut |_| {}).unwrap();
             s.play_computer(ply, d.mv).unwrap();
         }
+    }
+
+    #[test]
+    fn a_book_move_keeps_the_book_value_as_its_evaluation() {
+        use reversi_engine::ai::Computer;
+        use reversi_engine::book::{Book, SHIPPED};
+        use reversi_engine::levels::Level;
+        let book = std::sync::Arc::new(Book::from_bytes(SHIPPED).unwrap());
+        let start = Position::start(BoardSize::EIGHT, Rules::Othello);
+        let mut master =
+            Computer::new(Ai::Level(Level::parse("master").unwrap()), 1).with_book(Some(book));
+        let d = master
+            .choose(&start, &AtomicBool::new(false), &mut |_| {})
+            .unwrap();
+        let best = d.thinking.best.clone().unwrap();
+        assert_eq!(best.kind, ScoreKind::Book, "{best:?}");
+        assert_eq!(evaluation(&d), Some(f64::from(best.score)));
     }
 
     #[test]

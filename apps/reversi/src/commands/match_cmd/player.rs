@@ -498,15 +498,7 @@ fn computer_choice(c: &mut Computer, game: &Game, started: Instant) -> Choice {
     let stop = AtomicBool::new(false);
     let decision = c.choose(game.current(), &stop, &mut |_| {});
     let (mv, eval) = match decision {
-        Some(d) => {
-            let eval = d.thinking.best.as_ref().and_then(|b| match b.kind {
-                reversi_engine::ScoreKind::Exact | reversi_engine::ScoreKind::Depth { .. } => {
-                    Some(f64::from(b.score))
-                }
-                _ => None,
-            });
-            (d.mv, eval)
-        }
+        Some(d) => (d.mv, reversi_game::evaluation(&d)),
         None => (Move::Pass, None),
     };
     Choice {
