@@ -11,6 +11,7 @@
 pub mod analysis;
 mod clock;
 pub mod convert;
+mod explorer;
 mod history;
 mod log;
 mod player;
@@ -20,6 +21,7 @@ mod settings;
 mod store_log;
 
 pub use clock::{clock_text, time_left, ClockView};
+pub use explorer::{explore, ExplorerLine, EXPLORER_LEVEL};
 pub use history::{resume, stored_player, History, ResumeError, COMPUTER_NAME};
 pub use log::{GameLog, LogError, LogHandle, LogId, LoggedMove};
 pub use player::{levels_help, ParsePlayerError, Player};

@@ -1,0 +1,114 @@
+//! The opening explorer for every front end: the moves the stored games played from a
+//! position (the store's index), each with the engine's value of it: the opening book's when
+//! the book has the move, else a quick search's.
+
+use std::sync::atomic::AtomicBool;
+
+use reversi_core::{Move, Position};
+use reversi_engine::ai::{book_moves, hints};
+use reversi_engine::levels::Level;
+use reversi_engine::Candidate;
+use reversi_store::{ExplorerMove, Store, StoreError};
+
+/// The level whose search values the moves the book does not have: quick (a few plies,
+/// milliseconds), since the explorer answers as a position is shown.
+pub const EXPLORER_LEVEL: u8 = 6;
+
+/// One move of the explorer: what the games did with it and what the engine thinks of it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExplorerLine {
+    /// The games' counts, the square in the orientation asked about.
+    pub played: ExplorerMove,
+    /// The engine's value for the side to move, tagged book or by its search depth; `None`
+    /// when it was not asked for.
+    pub value: Option<Candidate>,
+}
+
+/// The moves played from `pos` in the stored games, most played first, each valued by the
+/// book or, for the moves the book lacks, by a search at `level` (`None`: no values).
+///
+/// # Errors
+/// On an SQLite error.
+pub fn explore(
+    store: &Store,
+    pos: &Position,
+    level: Option<Level>,
+) -> Result<Vec<ExplorerLine>, StoreError> {
+    let played = store.explore(pos)?;
+    let values = match level {
+        Some(level) if !played.is_empty() => values(pos, &played, level),
+        _ => Vec::new(),
+    };
+    Ok(played
+        .into_iter()
+        .map(|p| ExplorerLine {
+            value: values
+                .iter()
+                .find(|c| c.mv == Move::Play(p.square))
+                .cloned(),
+            played: p,
+        })
+        .collect())
+}
+
+/// The book's candidates for `pos`, and a search's for every legal move when the book lacks
+/// any of the `played` moves (the search then values them all, the book's values kept).
+fn values(pos: &Position, played: &[ExplorerMove], level: Level) -> Vec<Candidate> {
+    let book = book_moves(pos);
+    let all_in_book = played
+        .iter()
+        .all(|p| book.iter().any(|c| c.mv == Move::Play(p.square)));
+    if all_in_book {
+        return book;
+    }
+    let stop = AtomicBool::new(false);
+    hints(pos, level, &stop, &mut |_| {})
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use reversi_core::{parse_transcript, BoardSize, Rules, Score};
+    use reversi_engine::ScoreKind;
+    use reversi_store::{ImportGame, Player};
+
+    #[test]
+    fn moves_get_the_books_value_or_a_searchs() {
+        let start = Position::start(BoardSize::EIGHT, Rules::Othello);
+        let mut store = Store::open_in_memory().expect("an in-memory store");
+        for (i, moves) in ["f5d6c3d3c4", "f5f6e6f4"].into_iter().enumerate() {
+            let game = parse_transcript(moves, start.clone()).expect("a legal game");
+            let import = ImportGame::from_game(
+                &game,
+                Player::human(&format!("p{i}")),
+                Player::human("q"),
+                Some(Score {
+                    black: 33,
+                    white: 31,
+                }),
+            );
+            store
+                .import_games(&[import], &mut |_| {})
+                .expect("an import");
+        }
+        let after_f5 = parse_transcript("f5", start).expect("a legal move");
+        let level = Level::new(EXPLORER_LEVEL);
+        let lines = explore(&store, after_f5.current(), level).expect("an answer");
+        assert_eq!(lines.len(), 2);
+        for line in &lines {
+            let value = line.value.as_ref().expect("a value for every move played");
+            assert_eq!(value.mv, Move::Play(line.played.square));
+            // The shipped book has both replies to f5; without it a search values them.
+            if book_moves(after_f5.current()).is_empty() {
+                assert!(matches!(
+                    value.kind,
+                    ScoreKind::Depth { .. } | ScoreKind::Exact
+                ));
+            } else {
+                assert_eq!(value.kind, ScoreKind::Book);
+            }
+        }
+        let bare = explore(&store, after_f5.current(), None).expect("an answer");
+        assert!(bare.iter().all(|l| l.value.is_none()));
+    }
+}
