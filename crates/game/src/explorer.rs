@@ -4,7 +4,7 @@
 
 use std::sync::atomic::AtomicBool;
 
-use reversi_core::{Move, Position};
+use reversi_core::{Color, Move, Position};
 use reversi_engine::ai::{book_moves, hints};
 use reversi_engine::levels::Level;
 use reversi_engine::Candidate;
@@ -24,20 +24,72 @@ pub struct ExplorerLine {
     pub value: Option<Candidate>,
 }
 
-/// The moves played from `pos` in the stored games, most played first, each valued by the
-/// book or, for the moves the book lacks, by a search at `level` (`None`: no values).
+/// How the explorer values the moves played.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Valuation {
+    /// No values: the games' counts alone.
+    None,
+    /// The opening book's values, for the moves it has (at once: a screen refreshed at every
+    /// step uses these).
+    Book,
+    /// The book's values, and a search at this level for the moves the book lacks.
+    BookOrSearch(Level),
+}
+
+/// The explorer's answer about a position.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Explored {
+    /// The position whose moves these are: the one asked about, or, when its side to move
+    /// has no move, the same discs with the other side to move (as the game goes on).
+    pub position: Position,
+    /// The side that had to pass first, if any.
+    pub passed: Option<Color>,
+    /// The moves played, most played first.
+    pub lines: Vec<ExplorerLine>,
+}
+
+impl Explored {
+    /// The games that reached the position (in any orientation) and went on from it.
+    #[must_use]
+    pub fn games(&self) -> u64 {
+        self.lines.iter().map(|l| l.played.games).sum()
+    }
+}
+
+/// The moves played from `pos` in the stored games, most played first, valued as `valuation`
+/// says; a side to move without a move passes first.
 ///
 /// # Errors
 /// On an SQLite error.
 pub fn explore(
     store: &Store,
     pos: &Position,
-    level: Option<Level>,
+    valuation: Valuation,
+) -> Result<Explored, StoreError> {
+    let mut position = pos.clone();
+    let passed = position.must_pass().then(|| position.turn());
+    if passed.is_some() {
+        position = position.with_turn(position.turn().opposite());
+    }
+    let lines = explore_moves(store, &position, valuation)?;
+    Ok(Explored {
+        position,
+        passed,
+        lines,
+    })
+}
+
+fn explore_moves(
+    store: &Store,
+    pos: &Position,
+    valuation: Valuation,
 ) -> Result<Vec<ExplorerLine>, StoreError> {
     let played = store.explore(pos)?;
-    let values = match level {
-        Some(level) if !played.is_empty() => values(pos, &played, level),
-        _ => Vec::new(),
+    let values = match valuation {
+        _ if played.is_empty() => Vec::new(),
+        Valuation::None => Vec::new(),
+        Valuation::Book => book_moves(pos),
+        Valuation::BookOrSearch(level) => values(pos, &played, level),
     };
     Ok(played
         .into_iter()
@@ -92,8 +144,10 @@ mod tests {
                 .expect("an import");
         }
         let after_f5 = parse_transcript("f5", start).expect("a legal move");
-        let level = Level::new(EXPLORER_LEVEL);
-        let lines = explore(&store, after_f5.current(), level).expect("an answer");
+        let level = Level::new(EXPLORER_LEVEL).expect("a level");
+        let lines = explore(&store, after_f5.current(), Valuation::BookOrSearch(level))
+            .expect("an answer")
+            .lines;
         assert_eq!(lines.len(), 2);
         for line in &lines {
             let value = line.value.as_ref().expect("a value for every move played");
@@ -108,7 +162,8 @@ mod tests {
                 assert_eq!(value.kind, ScoreKind::Book);
             }
         }
-        let bare = explore(&store, after_f5.current(), None).expect("an answer");
-        assert!(bare.iter().all(|l| l.value.is_none()));
+        let bare = explore(&store, after_f5.current(), Valuation::None).expect("an answer");
+        assert_eq!(bare.games(), 2);
+        assert!(bare.lines.iter().all(|l| l.value.is_none()));
     }
 }

@@ -10,6 +10,7 @@ use ratatui::widgets::{Paragraph, Widget, Wrap};
 use reversi_core::{Color, Move};
 
 use super::board::{board_frame, Board};
+use super::explorer::ExplorerPanel;
 use super::theme::Theme;
 use reversi_game::{outcome_text, player_name, record_note, Replay};
 
@@ -59,7 +60,7 @@ impl ReplayScreen {
         ReplayAction::Stay
     }
 
-    pub fn render(&self, theme: Theme, area: Rect, buf: &mut Buffer) {
+    pub fn render(&self, explorer: &ExplorerPanel, theme: Theme, area: Rect, buf: &mut Buffer) {
         let r = &self.replay;
         let info = &r.info;
         let [title, middle, keys] = Layout::vertical([
@@ -94,11 +95,15 @@ impl ReplayScreen {
         }
         .render(inner, buf);
 
+        let (panel_area, explorer_area) = explorer.split(panel_area);
         Paragraph::new(self.panel(theme))
             .wrap(Wrap { trim: false })
             .render(panel_area.inner(Margin::new(1, 0)), buf);
+        if let Some(area) = explorer_area {
+            explorer.render(theme, area, buf);
+        }
         Line::styled(
-            " ←→/hl step · Home/End · number+Enter: go to move · q: back",
+            " ←→/hl step · Home/End · number+Enter: go to move · x: explorer · q: back",
             theme.dim(),
         )
         .render(keys, buf);

@@ -11,7 +11,7 @@ use anyhow::{bail, Context};
 use reversi_core::{BoardSize, Color, Position, Rules};
 use reversi_engine::levels::Level;
 use reversi_formats::position::{board_string, parse_position};
-use reversi_game::{explore, ExplorerLine};
+use reversi_game::{explore, Explored, Valuation};
 use reversi_store::{Store, EXPLORER_MAX_DISCS};
 use serde_json::{json, Value};
 
@@ -25,35 +25,6 @@ pub struct ExploreArgs {
     pub no_values: bool,
     pub rules: Rules,
     pub json: bool,
-}
-
-/// The explorer's answer about one position.
-pub struct Explored {
-    /// The position whose moves these are: the one asked about, or the other side's turn
-    /// when the side asked about had to pass.
-    pub position: Position,
-    pub passed: Option<Color>,
-    pub lines: Vec<ExplorerLine>,
-}
-
-/// Asks the store (and the engine, with `level`) about `position`; a side to move without a
-/// move passes first, as in a game.
-pub fn explored(
-    store: &Store,
-    position: &Position,
-    level: Option<Level>,
-) -> anyhow::Result<Explored> {
-    let mut position = position.clone();
-    let passed = position.must_pass().then(|| position.turn());
-    if passed.is_some() {
-        position = position.with_turn(position.turn().opposite());
-    }
-    let lines = explore(store, &position, level)?;
-    Ok(Explored {
-        position,
-        passed,
-        lines,
-    })
 }
 
 pub fn run(store: &Store, args: &ExploreArgs) -> anyhow::Result<ExitCode> {
@@ -87,7 +58,8 @@ pub fn run(store: &Store, args: &ExploreArgs) -> anyhow::Result<ExitCode> {
             position.size()
         );
     }
-    let explored = explored(store, &position, level)?;
+    let valuation = level.map_or(Valuation::None, Valuation::BookOrSearch);
+    let explored = explore(store, &position, valuation)?;
     let mut out = std::io::stdout().lock();
     if args.json {
         writeln!(out, "{}", to_json(&explored))?;
@@ -109,7 +81,7 @@ fn write_text(out: &mut dyn Write, e: &Explored, level: Option<Level>) -> std::i
     if let Some(c) = e.passed {
         writeln!(out, "{c} has no legal move and passes.")?;
     }
-    let games: u64 = e.lines.iter().map(|l| l.played.games).sum();
+    let games = e.games();
     if games == 0 {
         let deep = p.disc_count(Color::Black) + p.disc_count(Color::White);
         let why = if deep > EXPLORER_MAX_DISCS as usize {
@@ -183,7 +155,7 @@ pub fn to_json(e: &Explored) -> Value {
         "position": board_string(p),
         "to_move": p.turn().name().to_lowercase(),
         "passed": e.passed.map(|c| c.name().to_lowercase()),
-        "games": e.lines.iter().map(|l| l.played.games).sum::<u64>(),
+        "games": e.games(),
         "max_discs": EXPLORER_MAX_DISCS,
         "moves": moves,
     })
