@@ -5,6 +5,7 @@
 mod assets;
 mod backend;
 pub mod error;
+mod explore;
 mod games;
 mod history;
 mod levels;
@@ -93,6 +94,7 @@ pub fn app(state: AppState) -> Router {
         .merge(assets::router())
         .nest("/api/games", games::router())
         .nest("/api/history", history::router())
+        .nest("/api/explore", explore::router())
         .nest("/api/levels", levels::router())
         .nest("/api/site", site::router())
         .fallback(|| async { AppError::not_found("no such page or API route") })

@@ -71,12 +71,37 @@ pub fn explore(
     if passed.is_some() {
         position = position.with_turn(position.turn().opposite());
     }
-    let lines = explore_moves(store, &position, valuation)?;
-    Ok(Explored {
+    let book = match valuation {
+        Valuation::None => Valuation::None,
+        Valuation::Book | Valuation::BookOrSearch(_) => Valuation::Book,
+    };
+    let lines = explore_moves(store, &position, book)?;
+    let mut explored = Explored {
         position,
         passed,
         lines,
-    })
+    };
+    if let Valuation::BookOrSearch(level) = valuation {
+        search_values(&mut explored, level);
+    }
+    Ok(explored)
+}
+
+/// Values the moves the book left without a value by a search at `level` (which scores every
+/// legal move; the book's values are kept). Apart from [`explore`] for a server that runs
+/// searches elsewhere than where it reads the database.
+pub fn search_values(explored: &mut Explored, level: Level) {
+    if explored.lines.iter().all(|l| l.value.is_some()) {
+        return;
+    }
+    let stop = AtomicBool::new(false);
+    let searched = hints(&explored.position, level, &stop, &mut |_| {});
+    for line in explored.lines.iter_mut().filter(|l| l.value.is_none()) {
+        line.value = searched
+            .iter()
+            .find(|c| c.mv == Move::Play(line.played.square))
+            .cloned();
+    }
 }
 
 fn explore_moves(
@@ -88,8 +113,7 @@ fn explore_moves(
     let values = match valuation {
         _ if played.is_empty() => Vec::new(),
         Valuation::None => Vec::new(),
-        Valuation::Book => book_moves(pos),
-        Valuation::BookOrSearch(level) => values(pos, &played, level),
+        Valuation::Book | Valuation::BookOrSearch(_) => book_moves(pos),
     };
     Ok(played
         .into_iter()
@@ -101,20 +125,6 @@ fn explore_moves(
             played: p,
         })
         .collect())
-}
-
-/// The book's candidates for `pos`, and a search's for every legal move when the book lacks
-/// any of the `played` moves (the search then values them all, the book's values kept).
-fn values(pos: &Position, played: &[ExplorerMove], level: Level) -> Vec<Candidate> {
-    let book = book_moves(pos);
-    let all_in_book = played
-        .iter()
-        .all(|p| book.iter().any(|c| c.mv == Move::Play(p.square)));
-    if all_in_book {
-        return book;
-    }
-    let stop = AtomicBool::new(false);
-    hints(pos, level, &stop, &mut |_| {})
 }
 
 #[cfg(test)]

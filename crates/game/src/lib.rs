@@ -21,7 +21,7 @@ mod settings;
 mod store_log;
 
 pub use clock::{clock_text, time_left, ClockView};
-pub use explorer::{explore, Explored, ExplorerLine, Valuation, EXPLORER_LEVEL};
+pub use explorer::{explore, search_values, Explored, ExplorerLine, Valuation, EXPLORER_LEVEL};
 pub use history::{resume, stored_player, History, ResumeError, COMPUTER_NAME};
 pub use log::{GameLog, LogError, LogHandle, LogId, LoggedMove};
 pub use player::{levels_help, ParsePlayerError, Player};
