@@ -47,6 +47,7 @@ fn the_page_plays_replays_and_analyses_in_chromium() {
             "127.0.0.1:0",
             "--searches",
             "2",
+            "--no-admin-token",
             "--db",
         ])
         .arg(tmp.path().join("games.sqlite3"))

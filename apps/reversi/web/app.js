@@ -53,6 +53,10 @@ async function request(method, path, body, raw, signal) {
     headers["content-type"] = "application/json";
     payload = JSON.stringify(body);
   }
+  // Deleting and importing history games need the server's admin token (printed at its
+  // start): asked for when refused, then kept for this browser session.
+  const admin = sessionStorage.getItem("reversi-admin-token");
+  if (admin && method !== "GET" && path.startsWith("/api/history")) headers["x-admin-token"] = admin;
   let resp;
   try {
     resp = await fetch(path, { method, headers, body: payload, signal });
@@ -65,6 +69,17 @@ async function request(method, path, body, raw, signal) {
   const text = await resp.text();
   let data = null;
   try { data = text ? JSON.parse(text) : null; } catch (_) { data = text; }
+  if (resp.status === 401 && path.startsWith("/api/history")) {
+    const refused = sessionStorage.getItem("reversi-admin-token") !== null;
+    sessionStorage.removeItem("reversi-admin-token");
+    const given = prompt(refused
+      ? "The server refused that admin token. Its admin token (printed when it started):"
+      : "This needs the server's admin token (printed when it started):");
+    if (given && given.trim()) {
+      sessionStorage.setItem("reversi-admin-token", given.trim());
+      return request(method, path, body, raw, signal);
+    }
+  }
   if (!resp.ok) {
     const msg = data && data.error ? data.error : resp.status + " " + resp.statusText;
     const err = new Error(msg);
@@ -203,7 +218,7 @@ async function route() {
     if (parts[0] === "game" && parts[1]) {
       await openGame(Number(parts[1]));
     } else if (parts[0] === "join" && parts[1]) {
-      await joinGame(Number(parts[1]));
+      await joinGame(Number(parts[1]), parts[2] || "");
     } else if (parts[0] === "history") {
       stopEvents();
       await openHistory(Math.max(1, Number(parts[1]) || 1));
@@ -246,7 +261,7 @@ function readForm() {
 async function createGame(settings) {
   const created = await api("POST", "/api/games", settings);
   app.lastSettings = settings;
-  saveSeat(created.game.id, { token: created.token, guest: false });
+  saveSeat(created.game.id, { token: created.token, guest: false, code: created.join_code });
   location.hash = "#/game/" + created.game.id;
 }
 
@@ -332,13 +347,14 @@ async function gameGone(id) {
   location.replace("#/replay/" + id);
 }
 
-async function joinGame(id) {
+async function joinGame(id, code) {
   if (!tokenFor(id)) {
     try {
-      const joined = await api("POST", `/api/games/${id}/join`);
+      const joined = await api("POST", `/api/games/${id}/join`, { code });
       saveSeat(id, { token: joined.token, guest: true, color: joined.color });
     } catch (e) {
-      // A taken seat, or a game with none to take: watch instead of a blank page.
+      // A taken seat, a wrong code, or a game with no seat to take: watch instead of a blank
+      // page.
       if (e.status !== 409 && e.status !== 403) throw e;
       app.pendingNotice = `You cannot join game ${id} (${e.message}): you are watching it.`;
       location.replace("#/game/" + id);
@@ -446,7 +462,8 @@ async function showShareLink(g) {
     }
   }
   if (!app.game || app.game.id !== g.id) return;
-  $("share-link").value = `${app.site.base}#/join/${g.id}`;
+  // The seat goes to whoever brings the game's join code, which only this link carries.
+  $("share-link").value = `${app.site.base}#/join/${g.id}/${(tokenFor(g.id) || {}).code || ""}`;
   const warn = $("share-warning");
   warn.hidden = !app.site.warning;
   warn.textContent = app.site.warning || "";

@@ -455,14 +455,36 @@ pub fn hints(
     stop: &AtomicBool,
     progress: &mut dyn FnMut(&Thinking),
 ) -> Vec<Candidate> {
-    if pos.legal_moves().is_empty() {
-        return Vec::new();
-    }
-    let mut candidates = level_search(
+    hints_with(
         shared_engine(),
         pos,
         level,
         level.spec().time,
+        stop,
+        progress,
+    )
+}
+
+/// [`hints`] searched by `engine` within `time` (at most the level's own budget): a server
+/// gives each analysis its own engine, so that its results do not depend on what the shared
+/// table holds from earlier searches.
+pub fn hints_with(
+    engine: &Engine,
+    pos: &Position,
+    level: Level,
+    time: Duration,
+    stop: &AtomicBool,
+    progress: &mut dyn FnMut(&Thinking),
+) -> Vec<Candidate> {
+    if pos.legal_moves().is_empty() {
+        return Vec::new();
+    }
+    let time = time.min(level.spec().time);
+    let mut candidates = level_search(
+        engine,
+        pos,
+        level,
+        time,
         stop,
         progress,
         Instant::now(),

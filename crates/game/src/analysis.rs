@@ -3,9 +3,11 @@
 //! analyze` and the web page's evaluation graph both come from [`analyze`].
 
 use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 
-use reversi_core::{Color, Game, Move, Score};
-use reversi_engine::ai::hints;
+use reversi_core::{Color, Game, Move, Position, Score};
+use reversi_engine::ai::{hints, hints_with};
+use reversi_engine::engine::Engine;
 use reversi_engine::levels::Level;
 use reversi_engine::{Candidate, ScoreKind};
 
@@ -113,12 +115,48 @@ pub fn analyze(
     stop: &AtomicBool,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Option<Analysis> {
+    analyze_by(game, level, stop, progress, &mut |pos| {
+        hints(pos, level, stop, &mut |_| {})
+    })
+}
+
+/// The table of an analysis's own engine, in MB.
+const OWN_HASH_MB: usize = 16;
+
+/// [`analyze`] with an engine of its own (a fresh table, one thread), so that analysing the
+/// same game at the same level gives the same result whatever was searched before, and with
+/// at most `time` in all (shared evenly by the positions, each within its level's budget).
+/// The server's analyses come from here.
+pub fn analyze_alone(
+    game: &Game,
+    level: Level,
+    time: Duration,
+    stop: &AtomicBool,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Option<Analysis> {
+    let engine = Engine::new(OWN_HASH_MB, 1);
+    let positions = u32::try_from(game.positions().len())
+        .unwrap_or(u32::MAX)
+        .max(1);
+    let each = time / positions;
+    analyze_by(game, level, stop, progress, &mut |pos| {
+        hints_with(&engine, pos, level, each, stop, &mut |_| {})
+    })
+}
+
+fn analyze_by(
+    game: &Game,
+    level: Level,
+    stop: &AtomicBool,
+    progress: &mut dyn FnMut(usize, usize),
+    score: &mut dyn FnMut(&Position) -> Vec<Candidate>,
+) -> Option<Analysis> {
     let positions = game.positions();
     let total = positions.len();
     let mut scored: Vec<Vec<Candidate>> = Vec::with_capacity(total);
     for (i, pos) in positions.iter().enumerate() {
         progress(i, total);
-        scored.push(hints(pos, level, stop, &mut |_| {}));
+        scored.push(score(pos));
         if stop.load(std::sync::atomic::Ordering::Relaxed) {
             return None;
         }
@@ -234,6 +272,31 @@ mod tests {
         // Values only fall from perfect play: each side's losses add up to the change.
         let (b, w) = a.total_loss();
         assert_eq!(a.evals[0] - b + w, *a.evals.last().unwrap());
+    }
+
+    #[test]
+    fn an_analysis_alone_does_not_depend_on_earlier_searches() {
+        // Searches only: another test turning the process's book off between the two
+        // analyses would change the opening positions' values.
+        reversi_engine::book::set_process_book(None);
+        let g = game(
+            8,
+            &[
+                "f5", "d6", "c3", "d3", "c4", "f4", "f6", "f3", "e6", "e7", "d7", "c6",
+            ],
+        );
+        let level = Level::new(8).unwrap();
+        let stop = AtomicBool::new(false);
+        let time = Duration::from_secs(600);
+        let first = analyze_alone(&g, level, time, &stop, &mut |_, _| {}).unwrap();
+        // Deeper searches of other positions fill the shared table in between.
+        for pos in g.positions().iter().skip(3) {
+            hints(pos, Level::new(12).unwrap(), &stop, &mut |_| {});
+        }
+        let again = analyze_alone(&g, level, time, &stop, &mut |_, _| {}).unwrap();
+        assert_eq!(first.evals, again.evals);
+        let losses = |a: &Analysis| a.moves.iter().map(|m| m.loss).collect::<Vec<_>>();
+        assert_eq!(losses(&first), losses(&again));
     }
 
     #[test]

@@ -82,20 +82,19 @@ pub fn explore(
         lines,
     };
     if let Valuation::BookOrSearch(level) = valuation {
-        search_values(&mut explored, level);
+        search_values(&mut explored, level, &AtomicBool::new(false));
     }
     Ok(explored)
 }
 
 /// Values the moves the book left without a value by a search at `level` (which scores every
-/// legal move; the book's values are kept). Apart from [`explore`] for a server that runs
-/// searches elsewhere than where it reads the database.
-pub fn search_values(explored: &mut Explored, level: Level) {
+/// legal move; the book's values are kept), until `stop` is raised. Apart from [`explore`]
+/// for a server that runs searches elsewhere than where it reads the database.
+pub fn search_values(explored: &mut Explored, level: Level, stop: &AtomicBool) {
     if explored.lines.iter().all(|l| l.value.is_some()) {
         return;
     }
-    let stop = AtomicBool::new(false);
-    let searched = hints(&explored.position, level, &stop, &mut |_| {});
+    let searched = hints(&explored.position, level, stop, &mut |_| {});
     for line in explored.lines.iter_mut().filter(|l| l.value.is_none()) {
         line.value = searched
             .iter()

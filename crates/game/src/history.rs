@@ -6,7 +6,9 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use reversi_engine::ai::Ai;
-use reversi_store::{GameFilter, GameId, GameInfo, PlayerKind, Status, Store, StoreError};
+use std::time::Duration;
+
+use reversi_store::{GameFilter, GameId, GameInfo, PlayerKind, Status, Store, StoreError, Writer};
 
 use crate::log::{LogHandle, LogId, LoggedMove};
 use crate::player::Player;
@@ -231,6 +233,36 @@ pub fn resume(
     seed: u64,
     log: Option<LogHandle>,
 ) -> Result<Session, ResumeError> {
+    resume_as(
+        store,
+        id,
+        seed,
+        log,
+        &Writer::this_process(RESUME_WRITER),
+        RESUME_LEASE,
+    )
+}
+
+/// How a process resuming a game names itself to another that asks for the game.
+pub const RESUME_WRITER: &str = "reversi history resume";
+
+/// How long a resumed game stays this process's: a long time, since the lease is also let go
+/// when the process ends (another process of the same machine sees it has stopped).
+const RESUME_LEASE: Duration = Duration::from_secs(12 * 3600);
+
+/// [`resume`] by `writer`, which holds the game's lease for `lease` (one process writes a game
+/// at a time): refused with [`StoreError::Held`] while another process holds it.
+///
+/// # Errors
+/// As [`resume`], and the game being held by another process.
+pub fn resume_as(
+    store: &Store,
+    id: GameId,
+    seed: u64,
+    log: Option<LogHandle>,
+    writer: &Writer,
+    lease: Duration,
+) -> Result<Session, ResumeError> {
     let stored = store.load_game(id)?;
     let info = &stored.info;
     if info.status != Status::InProgress {
@@ -239,30 +271,42 @@ pub fn resume(
             status: info.status,
         });
     }
-    let settings = Settings {
+    store.take_lease(id, writer, lease)?;
+    Ok(Session::resume(
+        stored_settings(id, info, seed)?,
+        stored.game,
+        stored_records(&stored.moves),
+        log,
+        LogId(id.0),
+    ))
+}
+
+/// The settings game `id` was played with (its players, board and clock), with `seed`.
+///
+/// # Errors
+/// A computer player whose level this program does not know.
+pub fn stored_settings(id: GameId, info: &GameInfo, seed: u64) -> Result<Settings, ResumeError> {
+    Ok(Settings {
         size: info.size,
         rules: info.rules,
         black: player_of(id, &info.black)?,
         white: player_of(id, &info.white)?,
         seed,
         clock: info.clock,
-    };
-    let records = stored
-        .moves
+    })
+}
+
+/// The stored moves as a session keeps them.
+#[must_use]
+pub fn stored_records(moves: &[reversi_store::MoveRecord]) -> Vec<LoggedMove> {
+    moves
         .iter()
         .map(|m| LoggedMove {
             mv: m.mv,
             time_ms: m.time_ms,
             eval: m.eval,
         })
-        .collect();
-    Ok(Session::resume(
-        settings,
-        stored.game,
-        records,
-        log,
-        LogId(id.0),
-    ))
+        .collect()
 }
 
 #[cfg(test)]

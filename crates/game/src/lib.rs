@@ -22,7 +22,10 @@ mod store_log;
 
 pub use clock::{clock_text, time_left, ClockView};
 pub use explorer::{explore, search_values, Explored, ExplorerLine, Valuation, EXPLORER_LEVEL};
-pub use history::{resume, stored_player, History, ResumeError, COMPUTER_NAME};
+pub use history::{
+    resume, resume_as, stored_player, stored_records, stored_settings, History, ResumeError,
+    COMPUTER_NAME, RESUME_WRITER,
+};
 pub use log::{GameLog, LogError, LogHandle, LogId, LoggedMove};
 pub use player::{levels_help, ParsePlayerError, Player};
 pub use replay::{outcome_text, player_name, record_note, Replay};

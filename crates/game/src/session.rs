@@ -342,6 +342,14 @@ impl Session {
         self.time_out
     }
 
+    /// Ends a resumed game as lost on time by `loser`, as its history records it (the
+    /// loser's last, unfinished thinking is not among its moves, so the clocks alone do not
+    /// tell). For showing a game that has ended: it saves nothing.
+    pub fn restore_time_loss(&mut self, loser: Color) {
+        self.time_out = Some(loser);
+        self.redo.clear();
+    }
+
     /// Both clocks now (the side to move's counting down), for a timed game.
     #[must_use]
     pub fn clocks(&self) -> Option<ClockView> {

@@ -73,6 +73,13 @@ pub enum StoreError {
         /// The value or move that does not read back.
         reason: String,
     },
+    /// Another process is writing the game (it holds the game's lease).
+    Held {
+        /// The game asked for.
+        game: GameId,
+        /// Who holds it, as it named itself (`reversi serve`, pid and host).
+        holder: String,
+    },
 }
 
 impl fmt::Display for StoreError {
@@ -111,6 +118,11 @@ impl fmt::Display for StoreError {
                 write!(f, "game {} of the import: {reason}", index + 1)
             }
             StoreError::Corrupt { game, reason } => write!(f, "game {game} is damaged: {reason}"),
+            StoreError::Held { game, holder } => write!(
+                f,
+                "game {game} is being played by {holder}: one process writes a game at a time \
+                 (stop it there first)"
+            ),
         }
     }
 }

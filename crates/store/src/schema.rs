@@ -23,10 +23,10 @@ const fn sql(sql: &'static str) -> Migration {
 }
 
 /// The migrations, in order; migration `i` takes the schema from version `i` to `i + 1`.
-/// (0003 is the web server's seats, on its own branch; the explorer keeps the number after.)
 const MIGRATIONS: &[Migration] = &[
     sql(include_str!("../migrations/0001_games.sql")),
     sql(include_str!("../migrations/0002_clocks.sql")),
+    sql(include_str!("../migrations/0003_holders.sql")),
     Migration {
         sql: include_str!("../migrations/0004_explorer.sql"),
         then: Some(crate::explorer::rebuild),

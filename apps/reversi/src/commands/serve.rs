@@ -4,13 +4,14 @@
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use anyhow::Context;
 use clap::Args;
 use reversi_store::Store;
 
 use crate::web::site::{PublicUrl, Site};
-use crate::web::{serve, AppState};
+use crate::web::{serve, AppState, Config};
 
 /// `reversi serve` options.
 #[derive(Debug, Args)]
@@ -23,10 +24,56 @@ pub struct ServeArgs {
     /// ~/.local/share/reversi/games.sqlite3]
     #[arg(long, value_name = "PATH")]
     pub db: Option<PathBuf>,
-    /// Engine searches run at once (computer moves, hints, analyses) [default: the number of
-    /// cores].
+    /// Engine searches run at once (computer moves, hints, analyses); one is always kept for
+    /// the computer's quick moves [default: the number of cores + 1].
     #[arg(long)]
     pub searches: Option<usize>,
+    /// Hints and analyses waiting or running at once, over all clients; more are refused
+    /// (429) [default: 16].
+    #[arg(long, value_name = "N")]
+    pub queue: Option<usize>,
+    /// Hints and analyses waiting or running at once for one client (IP address) [default: 2].
+    #[arg(long, value_name = "N")]
+    pub queue_per_client: Option<usize>,
+    /// The longest any one search runs, in seconds (levels stop within their own budget,
+    /// at most 20 s) [default: 30].
+    #[arg(long, value_name = "SECS")]
+    pub search_time: Option<u64>,
+    /// The longest one analysis of a game runs, in seconds, its positions sharing it
+    /// [default: 60].
+    #[arg(long, value_name = "SECS")]
+    pub analysis_time: Option<u64>,
+    /// Open connections at once; one more is answered 503 [default: 512].
+    #[arg(long, value_name = "N")]
+    pub connections: Option<usize>,
+    /// Live event streams (pages watching a game) at once; one more is answered 503
+    /// [default: 256].
+    #[arg(long, value_name = "N")]
+    pub streams: Option<usize>,
+    /// Seconds a client may take to send a request's headers, and an idle connection stays
+    /// open [default: 15].
+    #[arg(long, value_name = "SECS")]
+    pub header_timeout: Option<u64>,
+    /// Seconds a request may take from its headers to its answer [default: 120].
+    #[arg(long, value_name = "SECS")]
+    pub request_timeout: Option<u64>,
+    /// Seconds a game nobody watches stays in memory (it is reopened from the history when
+    /// asked for) [default: 600].
+    #[arg(long, value_name = "SECS")]
+    pub idle: Option<u64>,
+    /// Read the admin token (that deleting and importing history games need) from this file
+    /// [default: $REVERSI_ADMIN_TOKEN, else a new one printed at the start].
+    #[arg(long, value_name = "PATH")]
+    pub admin_token_file: Option<PathBuf>,
+    /// Let anyone who reaches the server delete and import games, with no token (only for a
+    /// server listening on this machine alone).
+    #[arg(long)]
+    pub no_admin_token: bool,
+    /// A host name the server answers to besides its own address (the name people reach it
+    /// by); may be repeated. A server on 127.0.0.1 answers to localhost and its address only; one
+    /// on another address with no --allow-host answers to any name.
+    #[arg(long, value_name = "NAME")]
+    pub allow_host: Vec<String>,
     /// The address people elsewhere reach this server by (`http://192.168.1.5:8080/`, or a
     /// proxy's `https://…`), for the links the page hands out [default: the address the
     /// browser used].
@@ -35,14 +82,57 @@ pub struct ServeArgs {
 }
 
 pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
-    let path = crate::frontend::db_path(args.db)?;
+    let path = crate::frontend::db_path(args.db.clone())?;
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
     let store = Store::open(&path)?;
-    let searches = args.searches.unwrap_or_else(|| {
-        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-    });
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    let mut config = Config::for_cores(cores);
+    if let Some(n) = args.searches {
+        config.pool.slots = n;
+    }
+    if let Some(n) = args.queue {
+        config.pool.requests = n;
+    }
+    if let Some(n) = args.queue_per_client {
+        config.pool.per_client = n;
+    }
+    if let Some(s) = args.search_time {
+        config.search_cap = Duration::from_secs(s);
+    }
+    if let Some(s) = args.analysis_time {
+        config.analysis_time = Duration::from_secs(s);
+    }
+    if let Some(n) = args.connections {
+        config.conn.connections = n.max(1);
+    }
+    if let Some(n) = args.streams {
+        config.streams = n;
+    }
+    if let Some(s) = args.header_timeout {
+        config.conn.header_timeout = Duration::from_secs(s.max(1));
+    }
+    if let Some(s) = args.request_timeout {
+        config.request_timeout = Duration::from_secs(s.max(1));
+    }
+    if let Some(s) = args.idle {
+        config.idle = Duration::from_secs(s);
+    }
+    let local = args.addr.ip().is_loopback();
+    config.admin_token = admin_token(&args, local)?;
+    config.allowed_hosts = if local || !args.allow_host.is_empty() {
+        let mut hosts = args.allow_host.clone();
+        hosts.push(args.addr.ip().to_string());
+        // A proxy in front passes on the name people use.
+        hosts.extend(args.public_url.as_ref().map(|u| u.host().to_string()));
+        if local {
+            hosts.extend(["localhost", "127.0.0.1", "::1"].map(String::from));
+        }
+        Some(hosts)
+    } else {
+        None
+    };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -59,14 +149,80 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         if let Some(url) = &args.public_url {
             outln!("links for other people name {}", url.as_str())?;
         }
+        match &config.admin_token {
+            Some(token) if args.admin_token_file.is_none() => {
+                outln!("admin token (deleting and importing history games): {token}")?;
+            }
+            Some(_) => {}
+            None => outln!("no admin token: anyone who reaches this server may delete games")?,
+        }
         outln!("press Ctrl-C to stop")?;
         use std::io::Write;
         std::io::stdout().flush()?;
-        let site = Site {
+        config.site = Site {
             public_url: args.public_url,
             listen: Some(addr),
         };
-        serve(listener, AppState::with_site(store, searches, site)).await?;
+        serve(listener, AppState::new(store, config), shutdown_signal()).await?;
+        outln!("reversi: stopped")?;
         Ok(ExitCode::SUCCESS)
     })
+}
+
+/// Completes at Ctrl-C or (on Unix) SIGTERM.
+async fn shutdown_signal() {
+    let interrupt = async {
+        // Without a handler the signal's default (ending the process) still applies.
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = interrupt => {}
+        () = terminate => {}
+    }
+}
+
+/// The admin token: from the file, the environment, or new; none when turned off (refused for
+/// a server other machines can reach).
+fn admin_token(args: &ServeArgs, local: bool) -> anyhow::Result<Option<String>> {
+    if args.no_admin_token {
+        anyhow::ensure!(
+            local,
+            "--no-admin-token is only for a server on this machine alone (--addr 127.0.0.1:...): \
+             on {} anyone who reaches it could delete the history",
+            args.addr
+        );
+        return Ok(None);
+    }
+    if let Some(path) = &args.admin_token_file {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read the admin token from {}", path.display()))?;
+        let token = text.trim().to_string();
+        anyhow::ensure!(
+            !token.is_empty(),
+            "{}: the admin token file is empty",
+            path.display()
+        );
+        return Ok(Some(token));
+    }
+    if let Some(token) = std::env::var("REVERSI_ADMIN_TOKEN")
+        .ok()
+        .map(|t| t.trim().to_string())
+        .filter(|t| !t.is_empty())
+    {
+        return Ok(Some(token));
+    }
+    Ok(Some(crate::web::new_token()))
 }

@@ -52,9 +52,28 @@ impl std::fmt::Display for AppError {
     }
 }
 
+/// The longest error message sent: a message that quotes a long input quotes its start.
+const MAX_MESSAGE: usize = 300;
+
+/// `message`, cut to its first [`MAX_MESSAGE`] characters or so when longer.
+fn excerpt(message: &str) -> String {
+    if message.len() <= MAX_MESSAGE {
+        return message.to_string();
+    }
+    let mut end = MAX_MESSAGE - 60;
+    while !message.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}… (cut: {} bytes in all)", &message[..end], message.len())
+}
+
 impl IntoResponse for AppError {
     fn into_response(self) -> Response {
-        (self.status, Json(json!({ "error": self.message }))).into_response()
+        (
+            self.status,
+            Json(json!({ "error": excerpt(&self.message) })),
+        )
+            .into_response()
     }
 }
 
@@ -64,9 +83,9 @@ impl From<StoreError> for AppError {
             StoreError::NoSuchGame(id) => {
                 AppError::not_found(format!("no game {id} in the history"))
             }
-            StoreError::NotInProgress(_) | StoreError::IllegalMove { .. } => {
-                AppError::conflict(e.to_string())
-            }
+            StoreError::NotInProgress(_)
+            | StoreError::IllegalMove { .. }
+            | StoreError::Held { .. } => AppError::conflict(e.to_string()),
             StoreError::Rejected { .. } | StoreError::StartMismatch(_) => {
                 AppError::new(StatusCode::UNPROCESSABLE_ENTITY, e.to_string())
             }

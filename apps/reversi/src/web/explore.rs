@@ -2,6 +2,9 @@
 //! board: the moves the stored games played from a position (in any orientation), with their
 //! games, Black's results and the engine's value.
 
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
 use axum::extract::State;
 use axum::routing::get;
 use axum::{Json, Router};
@@ -11,6 +14,8 @@ use reversi_game::{explore, search_values, Explored, Valuation, EXPLORER_LEVEL};
 use reversi_store::EXPLORER_MAX_DISCS;
 use serde::{Deserialize, Serialize};
 
+use super::backend::{Backend, StopOnDrop};
+use super::client::Client;
 use super::error::{ApiQuery, AppError};
 use super::games::parse_level;
 use super::view::{color_name, CandidateView};
@@ -89,6 +94,7 @@ impl ExploreView {
 
 async fn explore_position(
     State(app): State<AppState>,
+    client: Client,
     ApiQuery(q): ApiQuery<ExploreQuery>,
 ) -> Result<Json<ExploreView>, AppError> {
     let rules = match q.rules.as_deref() {
@@ -114,16 +120,21 @@ async fn explore_position(
         Some(0) => None,
         other => Some(parse_level(other, EXPLORER_LEVEL)?),
     };
-    // The database answers at once; a search for the moves the book lacks runs in the pool.
+    // The database answers at once; a search for the moves the book lacks waits for a slot
+    // of the search pool, as hints do.
     let mut explored = explore(&app.store(), &position, Valuation::Book)?;
     if let Some(level) = level {
-        explored = app
-            .backend()
-            .search(move || {
-                search_values(&mut explored, level);
+        if explored.lines.iter().any(|l| l.value.is_none()) {
+            let ticket = app.backend().pool().admit(&client.0)?;
+            // Dropped with the request: a client that goes away stops the search.
+            let stop = StopOnDrop(Arc::new(AtomicBool::new(false)));
+            let cap = level.spec().time + app.backend().search_cap;
+            explored = Backend::run(ticket, &stop, cap, move |flag| {
+                search_values(&mut explored, level, flag);
                 explored
             })
             .await?;
+        }
     }
     Ok(Json(ExploreView::of(&explored)))
 }

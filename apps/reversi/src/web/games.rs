@@ -2,7 +2,7 @@
 //! hints, and the live event stream (server-sent events).
 
 use std::convert::Infallible;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 
 use axum::extract::State;
@@ -19,6 +19,8 @@ use reversi_store::{GameId, NewGame};
 use serde::{Deserialize, Serialize};
 use tokio::sync::broadcast::error::RecvError;
 
+use super::backend::StopOnDrop;
+use super::client::Client;
 use super::error::{ApiJson, ApiPath, AppError};
 use super::live::{Event, LiveGame, Seats};
 use super::view::{color_name, CandidateView, GameView, ThinkingView};
@@ -67,6 +69,9 @@ struct Created {
     game: GameView,
     /// The creator's seat token, for the `x-player-token` header.
     token: String,
+    /// The code a second person joins with (the share link carries it), when there is a seat
+    /// to join.
+    join_code: Option<String>,
 }
 
 fn parse_color(text: &str) -> Result<Color, AppError> {
@@ -79,13 +84,22 @@ fn parse_color(text: &str) -> Result<Color, AppError> {
     }
 }
 
+/// A side's player; the classic algorithms are refused, since their searches have no time
+/// budget and a deep one would hold a search slot for minutes.
 fn parse_player(text: Option<&str>, default: Player) -> Result<Player, AppError> {
-    match text {
-        None => Ok(default),
+    let player = match text {
+        None => default,
         Some(t) => t
             .parse()
-            .map_err(|e: reversi_game::ParsePlayerError| AppError::bad_request(e.to_string())),
+            .map_err(|e: reversi_game::ParsePlayerError| AppError::bad_request(e.to_string()))?,
+    };
+    if let Player::Computer(ai @ reversi_engine::ai::Ai::Classic { .. }) = player {
+        return Err(AppError::bad_request(format!(
+            "the web server's computer players are the levels, greedy and random: {ai} has no \
+             time budget"
+        )));
     }
+    Ok(player)
 }
 
 fn stored_player(p: Player, guest: bool) -> reversi_store::Player {
@@ -144,16 +158,24 @@ async fn create(
             stored_player(white, remote == Some(Color::White)),
         )
     };
-    let id = app.store().create_game(&record)?;
+    let seats = Seats::new(remote);
+    let id = {
+        let mut store = app.store();
+        let id = store.create_game(&record)?;
+        store.save_web_seats(id, &seats.stored())?;
+        store.take_lease(id, app.writer(), app.config().lease)?;
+        id
+    };
     let log = StoreLog::shared(app.backend().shared_store()).with_record(id, record);
     let session = Session::with_log(settings, Some(LogHandle::new(Arc::new(Mutex::new(log)))));
-    let game = LiveGame::new(id, session, Seats::new(remote));
+    let game = LiveGame::new(id, session, seats);
     app.games().insert(id, Arc::clone(&game));
     game.begin(app.backend())?;
     let gs = game.lock();
     let created = Created {
         game: game.view(&gs),
         token: gs.seats.owner().to_string(),
+        join_code: gs.seats.join_code().map(str::to_string),
     };
     Ok((StatusCode::CREATED, Json(created)))
 }
@@ -162,7 +184,7 @@ async fn state(
     State(app): State<AppState>,
     ApiPath(id): ApiPath<i64>,
 ) -> Result<Json<GameView>, AppError> {
-    let game = app.require_live(GameId(id))?;
+    let game = app.open(GameId(id))?;
     game.check_time(app.backend());
     let gs = game.lock();
     Ok(Json(game.view(&gs)))
@@ -185,7 +207,7 @@ async fn play(
     headers: HeaderMap,
     ApiJson(req): ApiJson<MoveRequest>,
 ) -> Result<Json<GameView>, AppError> {
-    let game = app.require_live(GameId(id))?;
+    let game = app.open(GameId(id))?;
     game.play(app.backend(), token(&headers), &req.square)?;
     Ok(current(&game))
 }
@@ -195,7 +217,7 @@ async fn undo(
     ApiPath(id): ApiPath<i64>,
     headers: HeaderMap,
 ) -> Result<Json<GameView>, AppError> {
-    let game = app.require_live(GameId(id))?;
+    let game = app.open(GameId(id))?;
     game.undo(app.backend(), token(&headers))?;
     Ok(current(&game))
 }
@@ -205,7 +227,7 @@ async fn redo(
     ApiPath(id): ApiPath<i64>,
     headers: HeaderMap,
 ) -> Result<Json<GameView>, AppError> {
-    let game = app.require_live(GameId(id))?;
+    let game = app.open(GameId(id))?;
     game.redo(app.backend(), token(&headers))?;
     Ok(current(&game))
 }
@@ -215,7 +237,7 @@ async fn resign(
     ApiPath(id): ApiPath<i64>,
     headers: HeaderMap,
 ) -> Result<Json<GameView>, AppError> {
-    let game = app.require_live(GameId(id))?;
+    let game = app.open(GameId(id))?;
     game.resign(app.backend(), token(&headers))?;
     Ok(current(&game))
 }
@@ -227,12 +249,20 @@ struct Joined {
     color: &'static str,
 }
 
+/// A second person joins with the code of the creator's link.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JoinRequest {
+    code: String,
+}
+
 async fn join(
     State(app): State<AppState>,
     ApiPath(id): ApiPath<i64>,
+    ApiJson(req): ApiJson<JoinRequest>,
 ) -> Result<Json<Joined>, AppError> {
-    let game = app.require_live(GameId(id))?;
-    let (color, token) = game.join()?;
+    let game = app.open(GameId(id))?;
+    let (color, token) = game.join(app.backend(), &req.code)?;
     let gs = game.lock();
     Ok(Json(Joined {
         game: game.view(&gs),
@@ -254,15 +284,6 @@ struct Hints {
     candidates: Vec<CandidateView>,
 }
 
-/// Sets its flag when dropped: a request whose client went away stops its search.
-pub struct StopOnDrop(pub Arc<AtomicBool>);
-
-impl Drop for StopOnDrop {
-    fn drop(&mut self) {
-        self.0.store(true, Ordering::Relaxed);
-    }
-}
-
 pub fn parse_level(level: Option<u8>, default: u8) -> Result<Level, AppError> {
     let n = level.unwrap_or(default);
     Level::new(n).ok_or_else(|| {
@@ -277,9 +298,10 @@ pub fn parse_level(level: Option<u8>, default: u8) -> Result<Level, AppError> {
 async fn hint(
     State(app): State<AppState>,
     ApiPath(id): ApiPath<i64>,
+    client: Client,
     ApiJson(req): ApiJson<HintRequest>,
 ) -> Result<Json<Hints>, AppError> {
-    let game = app.require_live(GameId(id))?;
+    let game = app.open(GameId(id))?;
     let level = parse_level(req.level, 6)?;
     let (position, ply) = {
         let gs = game.lock();
@@ -291,12 +313,24 @@ async fn hint(
             gs.session.game().moves().len(),
         )
     };
+    let ticket = app.backend().pool().admit(&client.0)?;
+    // Dropped with the request: a client that goes away stops its search.
     let stop = StopOnDrop(Arc::new(AtomicBool::new(false)));
-    let flag = Arc::clone(&stop.0);
     let scored = app
         .backend()
-        .search(move || hints(&position, level, &flag, &mut |_| {}))
+        .request(
+            game.id,
+            ticket,
+            &stop,
+            app.backend().search_cap,
+            move |flag| hints(&position, level, flag, &mut |_| {}),
+        )
         .await?;
+    if game.lock().ended() || app.live(game.id).is_none() {
+        return Err(AppError::conflict(
+            "the game ended or was deleted while the hint was searched",
+        ));
+    }
     Ok(Json(Hints {
         ply,
         candidates: scored.iter().map(CandidateView::of).collect(),
@@ -317,7 +351,8 @@ async fn events(
     State(app): State<AppState>,
     ApiPath(id): ApiPath<i64>,
 ) -> Result<Sse<impl Stream<Item = Result<SseEvent, Infallible>>>, AppError> {
-    let game = app.require_live(GameId(id))?;
+    let game = app.open(GameId(id))?;
+    let slot = app.stream_slot()?;
     let rx = game.subscribe();
     let mut first = Vec::new();
     {
@@ -327,15 +362,17 @@ async fn events(
             first.push(Ok(sse(&Event::Thinking(Arc::<ThinkingView>::clone(t)))));
         }
     }
-    let rest = stream::unfold(rx, |mut rx| async move {
+    // The slot goes with the stream: counted until the client goes away.
+    let rest = stream::unfold((rx, slot), |(mut rx, slot)| async move {
         loop {
             match rx.recv().await {
-                Ok(ev) => return Some((Ok(sse(&ev)), rx)),
+                Ok(ev) => return Some((Ok(sse(&ev)), (rx, slot))),
                 // A slow reader missed some reports; the next state brings it up to date.
                 Err(RecvError::Lagged(_)) => {}
                 Err(RecvError::Closed) => return None,
             }
         }
     });
-    Ok(Sse::new(stream::iter(first).chain(rest)).keep_alive(KeepAlive::default()))
+    let stream = stream::iter(first).chain(rest).take_until(app.closing());
+    Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
 }

@@ -5,7 +5,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use axum::extract::State;
-use axum::http::{header, StatusCode};
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::IntoResponse;
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -14,11 +14,13 @@ use reversi_formats::{ggf, transcript};
 use reversi_store::{GameFilter, GameId, ImportGame, Status};
 use serde::{Deserialize, Serialize};
 
+use super::backend::StopOnDrop;
+use super::client::Client;
 use super::error::{ApiBytes, ApiJson, ApiPath, ApiQuery, AppError};
 use super::games::parse_level;
 use super::view::{replay, AnalysisView, InfoView, ReplayStep};
 use super::AppState;
-use reversi_game::{analysis::analyze, convert};
+use reversi_game::{analysis::analyze_alone, convert};
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -75,7 +77,7 @@ struct GameRecord {
     moves: Vec<String>,
     /// Every position from the start, for the replay.
     positions: Vec<ReplayStep>,
-    /// Whether the game is being played now (then `/api/games/ID` has it).
+    /// Whether the game can be played on in the browser (then `/api/games/ID` has it).
     live: bool,
 }
 
@@ -83,7 +85,11 @@ async fn show(
     State(app): State<AppState>,
     ApiPath(id): ApiPath<i64>,
 ) -> Result<Json<GameRecord>, AppError> {
-    let stored = app.store().load_game(GameId(id))?;
+    let (stored, seats) = {
+        let store = app.store();
+        (store.load_game(GameId(id))?, store.web_seats(GameId(id))?)
+    };
+    let live = stored.info.status == Status::InProgress && seats.is_some();
     Ok(Json(GameRecord {
         info: InfoView::of(&stored.info),
         moves: stored
@@ -93,19 +99,22 @@ async fn show(
             .map(ToString::to_string)
             .collect(),
         positions: replay(&stored.game),
-        live: app.live(GameId(id)).is_some(),
+        live,
     }))
 }
 
 async fn delete(
     State(app): State<AppState>,
     ApiPath(id): ApiPath<i64>,
+    headers: HeaderMap,
 ) -> Result<StatusCode, AppError> {
+    app.require_admin(&headers)?;
     let id = GameId(id);
     let live = app.games().remove(&id);
     if let Some(game) = live {
         game.abandon(None);
     }
+    app.backend().cancel_game(id);
     if app.store().delete_game(id)? {
         Ok(StatusCode::NO_CONTENT)
     } else {
@@ -223,14 +232,32 @@ fn read_upload(body: &[u8], q: &ImportQuery) -> Result<Vec<ImportGame>, AppError
 
 async fn import(
     State(app): State<AppState>,
+    headers: HeaderMap,
     ApiQuery(q): ApiQuery<ImportQuery>,
     ApiBytes(body): ApiBytes,
 ) -> Result<(StatusCode, Json<Imported>), AppError> {
+    app.require_admin(&headers)?;
     let games = read_upload(&body, &q)?;
     if games.is_empty() {
         return Err(AppError::new(
             StatusCode::UNPROCESSABLE_ENTITY,
             "the file holds no games",
+        ));
+    }
+    // A few moves with no end and no result are a fragment, not a game for the history.
+    if let Some((i, g)) = games
+        .iter()
+        .enumerate()
+        .find(|(_, g)| g.status == Status::Abandoned)
+    {
+        return Err(AppError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            format!(
+                "game {} of the file ({} moves) neither ends nor gives a result: not a whole \
+                 game, so nothing was imported",
+                i + 1,
+                g.moves.len()
+            ),
         ));
     }
     let report = app.store().import_games(&games, &mut |_| {})?;
@@ -253,16 +280,25 @@ pub struct AnalysisRequest {
 async fn analysis(
     State(app): State<AppState>,
     ApiPath(id): ApiPath<i64>,
+    client: Client,
     ApiJson(req): ApiJson<AnalysisRequest>,
 ) -> Result<Json<AnalysisView>, AppError> {
     let level = parse_level(req.level, 4)?;
     let stored = app.store().load_game(GameId(id))?;
-    let stop = super::games::StopOnDrop(Arc::new(AtomicBool::new(false)));
-    let flag = Arc::clone(&stop.0);
+    let ticket = app.backend().pool().admit(&client.0)?;
+    let time = app.config().analysis_time;
+    // Past its budget the analysis's last search may still be finishing its iteration.
+    let cap = time + app.backend().search_cap;
+    // Dropped with the request: a client that goes away stops the analysis.
+    let stop = StopOnDrop(Arc::new(AtomicBool::new(false)));
     let result = app
         .backend()
-        .search(move || analyze(&stored.game, level, &flag, &mut |_, _| {}))
+        .request(GameId(id), ticket, &stop, cap, move |flag| {
+            analyze_alone(&stored.game, level, time, flag, &mut |_, _| {})
+        })
         .await?;
-    let analysis = result.ok_or_else(|| AppError::internal("the analysis was stopped"))?;
+    let analysis = result.ok_or_else(|| {
+        AppError::conflict("the analysis was stopped: the game was deleted meanwhile")
+    })?;
     Ok(Json(AnalysisView::of(&analysis)))
 }

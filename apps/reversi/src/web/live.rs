@@ -6,20 +6,22 @@ use std::collections::hash_map::RandomState;
 use std::hash::{BuildHasher, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
+use std::time::Instant;
 
 use reversi_core::{Color, Move, Square};
-use reversi_engine::ai::Decision;
+use reversi_engine::ai::{Ai, Decision};
 use reversi_engine::Thinking;
-use reversi_store::{GameId, Store};
+use reversi_store::{GameId, Store, WebSeats};
 use tokio::sync::broadcast;
 
 use super::backend::Backend;
 use super::error::AppError;
+use super::pool::Work;
 use super::view::{
     board_rows, color_name, names, ClockJson, Counts, GameView, LastMoveView, ResultView,
     ThinkingView,
 };
-use reversi_game::{PlayError, Session};
+use reversi_game::{PlayError, Player, Session};
 
 /// What a browser watching a game hears: the whole state after each change, and the
 /// computer's search as it deepens.
@@ -44,6 +46,8 @@ pub struct Seats {
     /// The side a second person joins through the game's link, if any.
     pub remote: Option<Color>,
     guest: Option<String>,
+    /// The code the game's link carries, without which nobody joins.
+    code: Option<String>,
 }
 
 impl Seats {
@@ -52,6 +56,28 @@ impl Seats {
             owner: new_token(),
             remote,
             guest: None,
+            code: remote.map(|_| new_token()),
+        }
+    }
+
+    /// The seats as the history keeps them (with nobody resigned).
+    pub fn stored(&self) -> WebSeats {
+        WebSeats {
+            owner_token: self.owner.clone(),
+            remote: self.remote,
+            guest_token: self.guest.clone(),
+            join_code: self.code.clone(),
+            resigned: None,
+        }
+    }
+
+    /// The seats kept in the history.
+    pub fn from_stored(seats: WebSeats) -> Seats {
+        Seats {
+            owner: seats.owner_token,
+            remote: seats.remote,
+            guest: seats.guest_token,
+            code: seats.join_code,
         }
     }
 
@@ -59,15 +85,30 @@ impl Seats {
         &self.owner
     }
 
+    /// The code a guest joins with (for the creator's share link).
+    pub fn join_code(&self) -> Option<&str> {
+        self.code.as_deref()
+    }
+
     pub fn joined(&self) -> bool {
         self.guest.is_some()
     }
 
-    /// Gives the open seat to a guest, once.
-    pub fn join(&mut self) -> Result<(Color, String), AppError> {
+    /// Whether `token` is the guest's.
+    pub fn is_guest(&self, token: Option<&str>) -> bool {
+        token.is_some() && token == self.guest.as_deref()
+    }
+
+    /// Gives the open seat to a guest who has the link's `code`, once.
+    pub fn join(&mut self, code: &str) -> Result<(Color, String), AppError> {
         let Some(color) = self.remote else {
             return Err(AppError::conflict("this game has no seat to join"));
         };
+        if self.code.as_deref() != Some(code) {
+            return Err(AppError::forbidden(
+                "wrong join code: ask the game's creator for its link",
+            ));
+        }
         if self.guest.is_some() {
             return Err(AppError::conflict(format!(
                 "{color}'s seat is already taken"
@@ -115,8 +156,13 @@ impl Seats {
     }
 }
 
+/// Why undo and redo are refused between two browsers: one side would take back the
+/// other's moves, so every move there is final.
+const NO_TAKEBACKS: &str =
+    "in a game between two browsers every move is final: undo and redo are off";
+
 /// A fresh random token (128 bits from the process's hash keys and the clock).
-fn new_token() -> String {
+pub fn new_token() -> String {
     let mut out = String::new();
     for _ in 0..2 {
         let mut h = RandomState::new().build_hasher();
@@ -128,6 +174,24 @@ fn new_token() -> String {
         out.push_str(&format!("{:016x}", h.finish()));
     }
     out
+}
+
+/// How long past its budget a computer move may run before the server stops it (a level
+/// finishes its iteration first).
+const CAP_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// The longest the computer to move of `session` should think: its level's budget (within its
+/// clock's), nothing for the random and greedy players.
+fn computer_budget(session: &Session) -> std::time::Duration {
+    let level = match session.player(session.position().turn()) {
+        Player::Computer(Ai::Level(level)) => level.spec().time,
+        Player::Computer(Ai::Random | Ai::Greedy) => std::time::Duration::ZERO,
+        // A classic algorithm has no budget of its own: the server's cap stops it.
+        Player::Computer(Ai::Classic { .. }) | Player::Human => std::time::Duration::MAX,
+    };
+    session
+        .clock_budget()
+        .map_or(level, |clock| clock.min(level))
 }
 
 /// A live game's state, behind its lock.
@@ -143,12 +207,27 @@ pub struct GameState {
     pub thinking: Option<Arc<ThinkingView>>,
     /// Counts the changes, so that a browser can drop a state older than one it has shown.
     pub version: u64,
+    /// When a request last touched the game (idle games leave memory).
+    pub last_active: Instant,
+    /// When the game ended, if it has (ended games leave memory soon after).
+    pub ended_at: Option<Instant>,
+    /// Ended in the history (resigned, abandoned or lost on time) before this server opened
+    /// it, whatever the board says.
+    pub closed: bool,
 }
 
 impl GameState {
+    /// The seats and the resignation, as the history keeps them.
+    fn stored_seats(&self) -> WebSeats {
+        WebSeats {
+            resigned: self.resigned,
+            ..self.seats.stored()
+        }
+    }
+
     /// Whether the game takes no more moves (over or resigned).
     pub fn ended(&self) -> bool {
-        self.session.is_over() || self.resigned.is_some()
+        self.session.is_over() || self.resigned.is_some() || self.closed
     }
 
     pub fn searching(&self) -> bool {
@@ -188,14 +267,53 @@ impl LiveGame {
                 searches: 0,
                 thinking: None,
                 version: 0,
+                last_active: Instant::now(),
+                ended_at: None,
+                closed: false,
             }),
             events,
         })
     }
 
+    /// An ended game reopened from the history for viewing: nobody moves in it. `resigned`:
+    /// the side that resigned it, if one did.
+    pub fn closed(
+        id: GameId,
+        session: Session,
+        seats: Seats,
+        resigned: Option<Color>,
+    ) -> Arc<LiveGame> {
+        let game = LiveGame::new(id, session, seats);
+        {
+            let mut gs = game.lock();
+            gs.closed = true;
+            gs.resigned = resigned;
+            gs.ended_at = Some(Instant::now());
+        }
+        game
+    }
+
     /// The state, even if a request panicked while holding it.
     pub fn lock(&self) -> MutexGuard<'_, GameState> {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Stops the computer's search (at shutdown).
+    pub fn stop_search(&self) {
+        self.lock().cancel_search();
+    }
+
+    /// Whether the game may leave memory: ended more than `grace` ago, or idle (nobody
+    /// watching, no search) for more than `idle`.
+    pub fn unloadable(&self, grace: std::time::Duration, idle: std::time::Duration) -> bool {
+        let gs = self.lock();
+        if gs.searching() {
+            return false;
+        }
+        match gs.ended_at {
+            Some(at) => at.elapsed() >= grace,
+            None => self.events.receiver_count() == 0 && gs.last_active.elapsed() >= idle,
+        }
     }
 
     pub fn subscribe(&self) -> broadcast::Receiver<Event> {
@@ -255,8 +373,8 @@ impl LiveGame {
                 .clocks()
                 .zip(s.settings().clock)
                 .map(|(view, setting)| ClockJson::of(view, setting)),
-            can_undo: !ended && s.can_undo(),
-            can_redo: !ended && s.can_redo(),
+            can_undo: !ended && gs.seats.remote.is_none() && s.can_undo(),
+            can_redo: !ended && gs.seats.remote.is_none() && s.can_redo(),
             thinking: gs.searching(),
             remote: gs.seats.remote.map(color_name),
             joined: gs.seats.joined(),
@@ -272,9 +390,10 @@ impl LiveGame {
     }
 
     /// A second person takes the open seat.
-    pub fn join(&self) -> Result<(Color, String), AppError> {
+    pub fn join(&self, app: &Backend, code: &str) -> Result<(Color, String), AppError> {
         let mut gs = self.lock();
-        let joined = gs.seats.join()?;
+        let joined = gs.seats.join(code)?;
+        app.store().save_web_seats(self.id, &gs.stored_seats())?;
         self.broadcast(&mut gs);
         Ok(joined)
     }
@@ -321,6 +440,9 @@ impl LiveGame {
         if gs.ended() {
             return Err(AppError::conflict("the game is over"));
         }
+        if gs.seats.remote.is_some() {
+            return Err(AppError::conflict(NO_TAKEBACKS));
+        }
         if gs.session.undo() == 0 {
             return Err(AppError::conflict("nothing to undo"));
         }
@@ -333,6 +455,9 @@ impl LiveGame {
         gs.seats.any(token)?;
         if gs.ended() {
             return Err(AppError::conflict("the game is over"));
+        }
+        if gs.seats.remote.is_some() {
+            return Err(AppError::conflict(NO_TAKEBACKS));
         }
         if gs.session.redo() == 0 {
             return Err(AppError::conflict("nothing to redo"));
@@ -352,14 +477,20 @@ impl LiveGame {
         let turn = gs.session.position().turn();
         let seats = &gs.seats;
         let color = match seats.remote {
-            Some(remote) if token == seats.guest.as_deref() => remote,
+            Some(remote) if seats.is_guest(token) => remote,
             Some(remote) => remote.opposite(),
             None if gs.session.player(turn).is_human() => turn,
             None => turn.opposite(),
         };
         gs.cancel_search();
+        app.cancel_game(self.id);
         gs.resigned = Some(color);
-        app.store().abandon_game(self.id)?;
+        {
+            let mut store = app.store();
+            store.abandon_game(self.id)?;
+            // Who resigned, for the page that opens the game again from the history.
+            store.save_web_seats(self.id, &gs.stored_seats())?;
+        }
         self.broadcast(&mut gs);
         Ok(())
     }
@@ -395,6 +526,10 @@ impl LiveGame {
 
     fn broadcast(&self, gs: &mut GameState) {
         gs.version += 1;
+        gs.last_active = Instant::now();
+        if gs.ended() && gs.ended_at.is_none() {
+            gs.ended_at = Some(Instant::now());
+        }
         // No watcher is not an error.
         let _ = self.events.send(Event::State(Arc::new(self.view(gs))));
     }
@@ -416,10 +551,10 @@ impl LiveGame {
         });
         let app = app.clone();
         let me = self.me.clone();
+        let budget = computer_budget(&gs.session);
         tokio::spawn(async move {
-            let Ok(permit) = app.pool().acquire_owned().await else {
-                return;
-            };
+            let permit = app.pool().slot(Work::computer_move(budget)).await;
+            Backend::stop_after(&stop, budget.min(app.search_cap) + CAP_GRACE);
             if stop.load(Ordering::Relaxed) {
                 return;
             }

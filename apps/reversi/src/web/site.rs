@@ -24,6 +24,12 @@ impl PublicUrl {
     pub fn as_str(&self) -> &str {
         &self.0
     }
+
+    /// The host name people use, without the scheme, port or path (`othello.example.org`).
+    pub fn host(&self) -> &str {
+        let rest = self.0.split_once("://").map_or(self.0.as_str(), |(_, r)| r);
+        super::host_name(rest.split('/').next().unwrap_or_default())
+    }
 }
 
 /// A `--public-url` that is not an http(s) address of a host.
@@ -90,10 +96,7 @@ pub fn router() -> Router<AppState> {
 
 /// Whether a Host header's host names this machine only.
 fn loopback_host(host: &str) -> bool {
-    let name = match host.strip_prefix('[') {
-        Some(v6) => v6.split(']').next().unwrap_or_default(),
-        None => host.rsplit_once(':').map_or(host, |(name, _)| name),
-    };
+    let name = super::host_name(host);
     name.eq_ignore_ascii_case("localhost")
         || name
             .parse::<std::net::IpAddr>()
@@ -164,6 +167,13 @@ mod tests {
             ok("https://othello.example.org/play/").unwrap(),
             "https://othello.example.org/play/"
         );
+        let host = |t: &str| t.parse::<PublicUrl>().unwrap().host().to_string();
+        assert_eq!(
+            host("https://othello.example.org/play/"),
+            "othello.example.org"
+        );
+        assert_eq!(host("http://192.168.1.5:8080"), "192.168.1.5");
+        assert_eq!(host("http://[::1]:8080/"), "::1");
         for bad in [
             "",
             "h:8080",

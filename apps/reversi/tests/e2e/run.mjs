@@ -32,10 +32,11 @@ const TIMEOUT = 20000;
 const BIN = process.env.REVERSI_BIN;
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
 
-/** Starts `reversi serve` (for the restart test); resolves to { url, child } once it listens. */
-function startServer(args) {
+/** Starts `reversi serve` (for the tests that need a server of their own); resolves to { url, child } once it listens. */
+function startServer(args, env = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(BIN, ["serve", "--no-book", ...args], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(BIN, ["serve", "--no-book", ...args],
+      { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, ...env } });
     child.on("error", reject);
     const lines = createInterface({ input: child.stdout });
     lines.once("line", (line) => {
@@ -294,7 +295,7 @@ const tests = {
       .evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-id")));
     const before = await ids();
     await page.setInputFiles("#import-file", {
-      name: "upload.txt", mimeType: "text/plain", buffer: Buffer.from("d3e3f6c5b5b6f3f2e2d2c1d1c3b4e1g3\n"),
+      name: "upload.txt", mimeType: "text/plain", buffer: Buffer.from("d3e3f6c5b5b6f3f2e2d2c1d1c3b4e1g3 B+4\n"),
     });
     await page.click("#import-form button[type=submit]");
     await page.waitForFunction(() => /1 added/.test(document.getElementById("import-status").textContent));
@@ -377,9 +378,10 @@ const tests = {
     const id = await startGame(host, { white: "human", remote: true });
     await host.waitForFunction(() => document.getElementById("share-link").value !== "");
     const link = await host.locator("#share-link").inputValue();
-    // Built from the address the browser used; the server listens on 127.0.0.1 alone, so the
-    // page says that the link works on this machine only.
-    assert.equal(link, `${BASE.replace(/\/$/, "")}/#/join/${id}`);
+    // Built from the address the browser used, and carrying the game's join code (without it
+    // nobody takes the seat); the server listens on 127.0.0.1 alone, so the page says that the
+    // link works on this machine only.
+    assert.match(link, new RegExp(`^${BASE.replace(/\/$/, "")}/#/join/${id}/[0-9a-f]{32}$`));
     assert.match(await host.locator("#share-warning").textContent(), /this machine only.*--public-url/);
     assert.equal(await host.locator("#seat").textContent(),
       "You play Black; the person who joins by the link plays White.");
@@ -564,10 +566,10 @@ const tests = {
     const page = await newPage();
     try {
       await page.goto(server.url + "#/new");
-      // --public-url: the join link names it, with no warning.
+      // --public-url: the join link names it (with the game's join code), with no warning.
       const id = await createByScript(page, { size: 8, rules: "othello", black: "human", white: "human", remote: "white" });
       await page.waitForFunction(() => document.getElementById("share-link").value !== "");
-      assert.equal(await page.locator("#share-link").inputValue(), `${publicUrl}#/join/${id}`);
+      assert.match(await page.locator("#share-link").inputValue(), new RegExp(`^${publicUrl}#/join/${id}/[0-9a-f]{32}$`));
       assert.equal(await page.locator("#share-warning").isHidden(), true);
       await page.click('[data-square="f5"]');
       await waitMoves(page, 1);
@@ -576,24 +578,68 @@ const tests = {
       assert.match(await page.locator("#connection").textContent(), /Reconnecting to the server/);
       assert.equal(await page.evaluate(() => document.body.dataset.connection), "down");
       await page.screenshot({ path: `${SHOTS}/reconnecting.png` });
-      // A move while it is down: no error box, the notice says it all.
-      await page.click("#undo");
+      // A request while it is down: no error box, the notice says it all. (Undo is off between
+      // two browsers, so a hint it is.)
+      await page.click("#hint");
       assert.equal(await page.locator("#error").isHidden(), true);
       server = await startServer(["--addr", addr, "--db", db, "--public-url", publicUrl]);
       await page.waitForSelector("#connection", { state: "hidden", timeout: 15000 });
       assert.equal(await page.evaluate(() => document.body.dataset.connection), "up");
-      // The game is back: live again, or (when the server did not keep it) its record with a
-      // word on why; never a blank page or a bare error.
-      await page.waitForFunction(() => !document.getElementById("game-view").hidden ||
-        !document.getElementById("replay-view").hidden);
-      if (await page.locator("#replay-view").isVisible()) {
-        assert.match(await page.locator("#notice").textContent(), new RegExp(`Game ${id} is no longer being played`));
-        await page.waitForFunction(() => document.getElementById("replay-board").dataset.index === "1");
-      } else {
-        await waitMoves(page, 1);
-      }
+      // The game is back and live: the new server reopened it from the history with its seats
+      // (the open seat still waits for the link's guest).
+      await page.waitForSelector("#game-view:not([hidden])");
+      await waitMoves(page, 1);
+      assert.equal(await page.locator("#replay-view").isHidden(), true);
+      assert.equal(await page.locator("#share-status").textContent(), "Waiting for your opponent to join…");
       assert.match(await page.locator('[data-square="f5"]:visible').first().getAttribute("class"), /^sq black\b/);
       assert.equal(await page.locator("#error").isHidden(), true);
+    } finally {
+      await page.context().close();
+      await stopServer(server.child);
+    }
+  },
+
+  async "deleting and importing ask for the admin token once, and a wrong one again"() {
+    assert.ok(BIN, "REVERSI_BIN is not set");
+    const dir = mkdtempSync(join(tmpdir(), "reversi-e2e-"));
+    const token = "e2e-admin-secret";
+    const server = await startServer(["--addr", "127.0.0.1:0", "--db", join(dir, "games.sqlite3")],
+      { REVERSI_ADMIN_TOKEN: token });
+    const context = await browser.newContext({ viewport: { width: 1100, height: 800 } });
+    context.setDefaultTimeout(TIMEOUT);
+    const page = await context.newPage();
+    page.on("pageerror", (e) => { throw new Error("page error: " + e.message); });
+    // The prompts the page shows, answered from this list (confirm dialogs are accepted).
+    const answers = ["wrong-token", token];
+    const prompts = [];
+    page.on("dialog", (d) => {
+      if (d.type() !== "prompt") return d.accept();
+      prompts.push(d.message());
+      return d.accept(answers.shift());
+    });
+    try {
+      await page.goto(server.url + "#/new");
+      for (let i = 0; i < 2; i++) {
+        await createByScript(page, { size: 8, rules: "othello", black: "human", white: "human" });
+      }
+      await page.goto(server.url + "#/history");
+      await page.waitForFunction(() => document.querySelectorAll("#history-table tbody tr").length === 2);
+      // Refused without the token: asked for it; a wrong one is refused and asked for again.
+      await page.locator("#history-table tbody tr").first().locator("button.delete").click();
+      await page.waitForFunction(() => document.querySelectorAll("#history-table tbody tr").length === 1);
+      assert.equal(prompts.length, 2);
+      assert.match(prompts[0], /admin token/);
+      assert.match(prompts[1], /refused that admin token/);
+      assert.equal(await page.locator("#error").isHidden(), true);
+      // Kept for the session: the next delete and an upload ask nothing.
+      await page.locator("#history-table tbody tr").first().locator("button.delete").click();
+      await page.waitForFunction(() => document.querySelectorAll("#history-table tbody tr").length === 0);
+      await page.setInputFiles("#import-file", {
+        name: "upload.txt", mimeType: "text/plain", buffer: Buffer.from("d3e3f6c5b5b6f3f2e2d2c1d1c3b4e1g3 B+4\n"),
+      });
+      await page.click("#import-form button[type=submit]");
+      await page.waitForFunction(() => /1 added/.test(document.getElementById("import-status").textContent));
+      assert.equal(prompts.length, 2);
     } finally {
       await page.context().close();
       await stopServer(server.child);
