@@ -3,6 +3,7 @@
 mod app;
 mod board;
 mod editor;
+mod explorer;
 mod game;
 mod help;
 mod history;

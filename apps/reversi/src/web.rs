@@ -6,6 +6,7 @@ mod assets;
 mod backend;
 mod client;
 pub mod error;
+mod explore;
 mod games;
 mod history;
 mod levels;
@@ -340,6 +341,7 @@ pub fn app(state: AppState) -> Router {
         .merge(assets::router())
         .nest("/api/games", games::router())
         .nest("/api/history", history::router())
+        .nest("/api/explore", explore::router())
         .nest("/api/levels", levels::router())
         .nest("/api/server", status::router())
         .nest("/api/site", site::router())

@@ -561,6 +561,7 @@ function render(g) {
   }
 
   showOpening($("opening"), g.opening);
+  showExplorer($("explorer"), g.over ? null : g.board, g.turn);
   const list = $("moves");
   list.innerHTML = "";
   g.moves.forEach((m, i) => {
@@ -850,6 +851,7 @@ function replayTo(index) {
   }
   $("replay-status").textContent = text;
   showOpening($("replay-opening"), step.opening);
+  showExplorer($("replay-explorer"), step.board, step.turn);
   for (const li of $("replay-moves").children) li.classList.toggle("current", Number(li.dataset.ply) === r.index - 1);
   for (const c of $("graph").querySelectorAll("circle, tbody tr")) c.classList.toggle("current", Number(c.dataset.index) === r.index);
 }
@@ -877,6 +879,46 @@ function renderReplayMoves() {
     li.appendChild(btn);
     list.appendChild(li);
   });
+}
+
+// The opening explorer beside a board: the moves the history's games played from its position
+// (GET /api/explore). Answers for a position no longer shown are dropped.
+const explorerAsked = {};
+
+async function showExplorer(el, rows, turn) {
+  const position = rows && turn && rows.length === 8
+    ? `${rows.join("")} ${turn === "black" ? "X" : "O"}` : null;
+  el.hidden = !position;
+  if (!position || explorerAsked[el.id] === position) return;
+  explorerAsked[el.id] = position;
+  let e;
+  try {
+    e = await api("GET", `/api/explore?position=${encodeURIComponent(position)}`);
+  } catch (err) {
+    if (explorerAsked[el.id] === position) el.querySelector("p").textContent = `Explorer: ${err.message}`;
+    return;
+  }
+  if (explorerAsked[el.id] !== position) return;
+  const note = el.querySelector("p");
+  const body = el.querySelector("tbody");
+  body.replaceChildren();
+  el.querySelector("table").hidden = e.moves.length === 0;
+  note.textContent = e.moves.length === 0
+    ? "No stored game reached this position."
+    : `${e.games} stored game${e.games === 1 ? "" : "s"} reached this position (in any orientation).`;
+  const pct = (n, d) => `${(100 * n / Math.max(d, 1)).toFixed(1)}%`;
+  for (const m of e.moves) {
+    const tr = document.createElement("tr");
+    const margin = m.mean_disc_margin;
+    const value = m.value ? `${m.value.label} (${m.value.kind})` : "";
+    for (const text of [m.square, String(m.games), pct(m.black_wins, m.games), pct(m.draws, m.games),
+      `${margin > 0 ? "+" : ""}${margin.toFixed(1)}`, value]) {
+      const td = document.createElement("td");
+      td.textContent = text;
+      tr.appendChild(td);
+    }
+    body.appendChild(tr);
+  }
 }
 
 async function analyze() {

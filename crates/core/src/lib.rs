@@ -18,6 +18,7 @@
 
 #![warn(missing_docs)]
 
+pub mod bit_symmetry;
 mod color;
 mod game;
 mod openings;

@@ -12,6 +12,7 @@
 pub mod analysis;
 mod clock;
 pub mod convert;
+mod explorer;
 mod history;
 mod log;
 mod player;
@@ -21,6 +22,7 @@ mod settings;
 mod store_log;
 
 pub use clock::{clock_text, time_left, ClockView};
+pub use explorer::{explore, search_values, Explored, ExplorerLine, Valuation, EXPLORER_LEVEL};
 pub use history::{
     resume, resume_as, stored_player, stored_records, stored_settings, History, ResumeError,
     COMPUTER_NAME, RESUME_WRITER,

@@ -5,6 +5,7 @@ use rusqlite::types::Value;
 use rusqlite::{params, params_from_iter};
 
 use crate::codec::{move_to_column, outcome_to_text};
+use crate::explorer::{self, counted_score, Tally, EXPLORER_MAX_DISCS};
 use crate::store::{checked_start, clock_ms, dedup_hash, in_transaction, LoadError};
 use crate::{ImportGame, ImportReport, Store, StoreError};
 
@@ -81,6 +82,7 @@ impl Store {
     ) -> Result<ImportReport, StoreError> {
         in_transaction(self, |tx| {
             let mut report = ImportReport::default();
+            let mut tally = Tally::default();
             let mut insert_game = tx.prepare_cached(
                 "INSERT INTO games (board_size, rules, start_position, black_name, black_kind, \
                  black_level, white_name, white_kind, white_level, started_at, ended_at, \
@@ -97,7 +99,14 @@ impl Store {
                     other => LoadError::Store(other),
                 })?;
                 let mut pos = g.game.start_position();
+                let counted = counted_score(g.game.size, g.status, g.score);
+                let mut entries = Vec::new();
                 for (ply, m) in g.moves.iter().enumerate() {
+                    // No position within the explorer's depth lies further (see
+                    // explorer::rebuild); stopping there saves a scan of every later one.
+                    if counted.is_some() && ply <= 2 * EXPLORER_MAX_DISCS as usize + 1 {
+                        entries.extend(explorer::entry(&pos, m.mv));
+                    }
                     pos = pos
                         .play(m.mv)
                         .map_err(|e| rejected(format!("move {} ({}): {e}", ply + 1, m.mv)))?;
@@ -140,6 +149,9 @@ impl Store {
                     report.skipped += 1;
                 } else {
                     report.added += 1;
+                    if let Some(score) = counted {
+                        tally.add(&entries, score, 1);
+                    }
                     let id = tx.last_insert_rowid();
                     // Many rows per statement: a third faster than one statement a move.
                     for (chunk_index, chunk) in g.moves.chunks(MOVES_PER_INSERT).enumerate() {
@@ -169,6 +181,7 @@ impl Store {
                     progress(index + 1);
                 }
             }
+            tally.write(tx)?;
             progress(games.len());
             Ok(report)
         })

@@ -15,6 +15,7 @@
 mod clock;
 mod codec;
 mod error;
+mod explorer;
 mod holders;
 mod import;
 mod model;
@@ -25,6 +26,7 @@ mod variations;
 
 pub use clock::{format_utc, now_utc};
 pub use error::StoreError;
+pub use explorer::{ExplorerMove, ExplorerSize, EXPLORER_MAX_DISCS};
 pub use holders::{WebSeats, Writer};
 pub use model::{
     GameFilter, GameId, GameInfo, ImportGame, ImportReport, MoveRecord, NewGame, ParseGameIdError,

@@ -11,12 +11,27 @@ use crate::StoreError;
 /// `PRAGMA application_id` of our databases: "RVRS".
 const APPLICATION_ID: i64 = 0x5256_5253;
 
+/// One step of the schema: its SQL, then what SQL alone cannot do (filling a new table from
+/// the games with the rules' help), in the same transaction.
+struct Migration {
+    sql: &'static str,
+    then: Option<fn(&Connection) -> rusqlite::Result<()>>,
+}
+
+const fn sql(sql: &'static str) -> Migration {
+    Migration { sql, then: None }
+}
+
 /// The migrations, in order; migration `i` takes the schema from version `i` to `i + 1`.
-const MIGRATIONS: &[&str] = &[
-    include_str!("../migrations/0001_games.sql"),
-    include_str!("../migrations/0002_clocks.sql"),
-    include_str!("../migrations/0003_holders.sql"),
-    include_str!("../migrations/0004_variations.sql"),
+const MIGRATIONS: &[Migration] = &[
+    sql(include_str!("../migrations/0001_games.sql")),
+    sql(include_str!("../migrations/0002_clocks.sql")),
+    sql(include_str!("../migrations/0003_holders.sql")),
+    sql(include_str!("../migrations/0004_variations.sql")),
+    Migration {
+        sql: include_str!("../migrations/0005_explorer.sql"),
+        then: Some(crate::explorer::rebuild),
+    },
 ];
 
 /// The schema version this program writes.
@@ -180,8 +195,11 @@ fn migrate(conn: &mut Connection, path: &Path) -> Result<(), StoreError> {
     if version == SCHEMA_VERSION {
         return Ok(());
     }
-    for sql in &MIGRATIONS[version as usize..] {
-        tx.execute_batch(sql).map_err(&err)?;
+    for m in &MIGRATIONS[version as usize..] {
+        tx.execute_batch(m.sql).map_err(&err)?;
+        if let Some(then) = m.then {
+            then(&tx).map_err(&err)?;
+        }
     }
     tx.execute_batch(&format!(
         "PRAGMA application_id = {APPLICATION_ID}; PRAGMA user_version = {SCHEMA_VERSION};"

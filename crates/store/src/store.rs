@@ -12,8 +12,8 @@ use crate::codec::{
     position_from_text, position_to_text, status_from_text, Fnv128,
 };
 use crate::{
-    now_utc, schema, GameFilter, GameId, GameInfo, MoveRecord, NewGame, Player, Status, StoreError,
-    StoredGame, Termination,
+    explorer, now_utc, schema, GameFilter, GameId, GameInfo, MoveRecord, NewGame, Player, Status,
+    StoreError, StoredGame, Termination,
 };
 
 /// The game database. Every call that writes is one transaction, committed to disk before it
@@ -287,6 +287,7 @@ impl Store {
                 "UPDATE OR IGNORE games SET dedup_hash = ?2 WHERE id = ?1",
                 params![id.0, &hash[..]],
             )?;
+            count_in_explorer(tx, &info, status, score, &mv, 1)?;
             Ok(())
         })
     }
@@ -389,12 +390,38 @@ impl Store {
     /// # Errors
     /// On an SQLite error.
     pub fn delete_game(&mut self, id: GameId) -> Result<bool, StoreError> {
-        let n = self
-            .conn
-            .execute("DELETE FROM games WHERE id = ?1", [id.0])
-            .map_err(self.sql())?;
-        Ok(n > 0)
+        in_transaction(self, |tx| {
+            let (info, moves) = match load_in(tx, id) {
+                Ok(found) => found,
+                Err(LoadError::Store(StoreError::NoSuchGame(_))) => return Ok(false),
+                Err(e) => return Err(e),
+            };
+            let mv: Vec<Move> = moves.iter().map(|m| m.mv).collect();
+            count_in_explorer(tx, &info, info.status, info.score, &mv, -1)?;
+            Ok(tx.execute("DELETE FROM games WHERE id = ?1", [id.0])? > 0)
+        })
     }
+}
+
+/// Adds a game that counts in the explorer's index (`sign` 1) or takes it out (-1).
+fn count_in_explorer(
+    tx: &Connection,
+    info: &GameInfo,
+    status: Status,
+    score: Option<Score>,
+    moves: &[Move],
+    sign: i64,
+) -> rusqlite::Result<()> {
+    let Some(score) = explorer::counted_score(info.size, status, score) else {
+        return Ok(());
+    };
+    let start = info
+        .start
+        .clone()
+        .unwrap_or_else(|| Position::start(info.size, info.rules));
+    let mut tally = explorer::Tally::default();
+    tally.add(&explorer::game_entries(&start, moves), score, sign);
+    tally.write(tx)
 }
 
 /// The set-up start as stored (`None` for the standard one), checked against size and rule.

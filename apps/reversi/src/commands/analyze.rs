@@ -161,7 +161,7 @@ fn write_text(out: &mut dyn Write, a: &Analysis, level: Level) -> std::io::Resul
 }
 
 /// The kind of a score as JSON: its name, and the depth and selectivity of a search's.
-fn kind_json(kind: ScoreKind) -> Value {
+pub(crate) fn kind_json(kind: ScoreKind) -> Value {
     match kind {
         ScoreKind::Depth { depth, selectivity } => {
             json!({"name": "depth", "depth": depth, "selectivity": selectivity})

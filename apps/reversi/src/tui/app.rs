@@ -9,6 +9,7 @@ use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
 use super::editor::{Editor, EditorAction};
+use super::explorer::ExplorerPanel;
 use super::game::{GameAction, GameScreen, Note};
 use super::history::{HistoryAction, HistoryScreen};
 use super::menu::{Menu, MenuItem};
@@ -39,6 +40,8 @@ pub struct App {
     pub theme: Theme,
     pub quit: bool,
     workers: Workers,
+    /// The explorer panel of the game and replay screens.
+    pub explorer: ExplorerPanel,
     /// The settings of the last game, offered again by New game.
     last: Settings,
     history: History,
@@ -60,6 +63,7 @@ impl App {
             theme,
             quit: false,
             workers: Workers::default(),
+            explorer: ExplorerPanel::new(history.db.clone()),
             last: Settings::default(),
             history,
         };
@@ -145,6 +149,32 @@ impl App {
         if self.keys_open {
             self.keys_open = false;
             return;
+        }
+        self.on_screen_key(key);
+        self.refresh_explorer();
+    }
+
+    /// The position the explorer panel is about: the game's or the replay's.
+    fn explored_position(&self) -> Option<&reversi_core::Position> {
+        match &self.screen {
+            Screen::Game(game) => Some(game.session.position()),
+            Screen::Replay(replay, _) => Some(replay.replay.position()),
+            _ => None,
+        }
+    }
+
+    fn refresh_explorer(&mut self) {
+        if let Some(pos) = self.explored_position().cloned() {
+            self.explorer.update(&pos);
+        }
+    }
+
+    fn on_screen_key(&mut self, key: KeyEvent) {
+        if key.code == KeyCode::Char('x') {
+            if let Some(pos) = self.explored_position().cloned() {
+                self.explorer.toggle(&pos);
+                return;
+            }
         }
         match &mut self.screen {
             Screen::Menu(menu) => match menu.on_key(key) {
@@ -233,6 +263,7 @@ impl App {
         if let Screen::Game(game) = &mut self.screen {
             game.tick();
         }
+        self.refresh_explorer();
     }
 
     /// Waits up to `timeout` for one report of the background jobs and takes it in. Returns
@@ -242,6 +273,7 @@ impl App {
             return false;
         };
         self.on_report(report);
+        self.refresh_explorer();
         true
     }
 
@@ -265,9 +297,9 @@ impl Widget for &App {
             Screen::Setup(setup) => setup.render(self.theme, area, buf),
             Screen::Editor(editor) => editor.render(self.theme, area, buf),
             Screen::Help => help::render(self.theme, area, buf),
-            Screen::Game(game) => super::game::render(game, self.theme, area, buf),
+            Screen::Game(game) => super::game::render(game, &self.explorer, self.theme, area, buf),
             Screen::History(list) => list.render(self.theme, area, buf),
-            Screen::Replay(replay, _) => replay.render(self.theme, area, buf),
+            Screen::Replay(replay, _) => replay.render(&self.explorer, self.theme, area, buf),
         }
     }
 }

@@ -8,7 +8,7 @@ use ratatui::widgets::{Paragraph, Widget, Wrap};
 use super::theme::Theme;
 
 /// Every key of the game screen with what it does.
-pub const KEYS: [(&str, &str); 15] = [
+pub const KEYS: [(&str, &str); 16] = [
     ("arrows, h j k l", "move the cursor"),
     (
         "Enter, Space",
@@ -25,6 +25,7 @@ pub const KEYS: [(&str, &str); 15] = [
     ("w", "show what the computer considers (thinking)"),
     ("v", "move assist: mark the legal moves on or off"),
     ("s", "stop the computer: it plays its best move so far"),
+    ("x", "explorer: the moves the history's games played here"),
     ("n, Enter", "after the game: play again, colours swapped"),
     ("m", "after the game: back to the menu"),
     ("q, Esc", "leave the game for the menu"),

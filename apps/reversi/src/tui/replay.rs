@@ -14,6 +14,7 @@ use reversi_engine::ai::Ai;
 use reversi_engine::levels::Level;
 
 use super::board::{board_frame, Board};
+use super::explorer::ExplorerPanel;
 use super::game::Note;
 use super::theme::Theme;
 use super::worker::{Job, Report, Workers};
@@ -237,7 +238,7 @@ impl ReplayScreen {
         });
     }
 
-    pub fn render(&self, theme: Theme, area: Rect, buf: &mut Buffer) {
+    pub fn render(&self, explorer: &ExplorerPanel, theme: Theme, area: Rect, buf: &mut Buffer) {
         let r = &self.replay;
         let info = &r.info;
         let [title, middle, keys] = Layout::vertical([
@@ -272,13 +273,17 @@ impl ReplayScreen {
         }
         .render(inner, buf);
 
+        let (panel_area, explorer_area) = explorer.split(panel_area);
         Paragraph::new(self.panel(theme))
             .wrap(Wrap { trim: false })
             .render(panel_area.inner(Margin::new(1, 0)), buf);
+        if let Some(area) = explorer_area {
+            explorer.render(theme, area, buf);
+        }
         let help = if self.cursor.is_some() {
             " arrows/hjkl: choose a square · Enter: play it · c computer · Esc: stop playing"
         } else {
-            " ←→ step · Home/End · N Enter: move N · p play · c computer · v/b lines · q back"
+            " ←→ step · N Enter: go · p play · c computer · v/b lines · x: explorer · q back"
         };
         Line::styled(help, theme.dim()).render(keys, buf);
     }

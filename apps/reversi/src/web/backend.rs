@@ -100,6 +100,17 @@ impl Backend {
             flags.retain(|f| f.strong_count() > 0);
             flags.push(Arc::downgrade(&stop.0));
         }
+        Backend::run(ticket, stop, cap, work).await
+    }
+
+    /// Runs a search admitted with `ticket` that belongs to no game (the explorer's values):
+    /// as [`Backend::request`], stopped when `stop` is dropped and after `cap`.
+    pub async fn run<T: Send + 'static>(
+        ticket: Ticket,
+        stop: &StopOnDrop,
+        cap: Duration,
+        work: impl FnOnce(&AtomicBool) -> T + Send + 'static,
+    ) -> Result<T, AppError> {
         let slot = ticket.slot().await;
         Backend::stop_after(&stop.0, cap);
         let flag = Arc::clone(&stop.0);

@@ -992,3 +992,77 @@ async fn the_site_route_names_the_address_the_browser_used() {
         json!({"base": "http://192.168.1.5:8080/", "public": false, "warning": null})
     );
 }
+
+#[tokio::test]
+async fn the_explorer_lists_the_moves_played_in_any_orientation() {
+    use reversi_core::{parse_transcript, BoardSize, Position, Rules, Score};
+    use reversi_store::{ImportGame, Player};
+
+    reversi_engine::book::set_process_book(None);
+    let mut store = Store::open_in_memory().unwrap();
+    let start = Position::start(BoardSize::EIGHT, Rules::Othello);
+    // Two Tigers (one turned half round) and f5f6.
+    for (i, (moves, black)) in [("f5d6c3d3c4", 40), ("c4e3f6e6f5", 30), ("f5f6e6f4", 14)]
+        .into_iter()
+        .enumerate()
+    {
+        let game = parse_transcript(moves, start.clone()).unwrap();
+        let score = Score {
+            black,
+            white: 64 - black,
+        };
+        let import = ImportGame::from_game(
+            &game,
+            Player::human(&format!("p{i}")),
+            Player::human("q"),
+            Some(score),
+        );
+        store.import_games(&[import], &mut |_| {}).unwrap();
+    }
+    let app = app(AppState::new(store, Config::for_cores(1)));
+
+    let (s, v) = call(&app, "GET", "/api/explore?position=f5", None, None).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(
+        (v["games"].clone(), v["to_move"].clone()),
+        (json!(3), json!("white"))
+    );
+    let d6 = &v["moves"][0];
+    assert_eq!(
+        (d6["square"].clone(), d6["games"].clone()),
+        (json!("d6"), json!(2))
+    );
+    assert_eq!(
+        (d6["black_wins"].clone(), d6["white_wins"].clone()),
+        (json!(1), json!(1))
+    );
+    assert_eq!(d6["mean_disc_margin"], json!(6.0));
+    // No book in these tests: a level-6 search values the moves.
+    assert_eq!(d6["value"]["depth"], json!(6), "{v}");
+    assert_eq!(v["moves"][1]["square"], json!("f6"));
+
+    // The half-turned position: the same games, the moves turned; level 0: no search.
+    let (s, v) = call(&app, "GET", "/api/explore?position=c4&level=0", None, None).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["moves"][0]["square"], json!("e3"));
+    assert_eq!(v["moves"][0]["games"], json!(2));
+    assert_eq!(v["moves"][0]["value"], Value::Null);
+    // Without a position: the start.
+    let (_, v) = call(&app, "GET", "/api/explore?level=0", None, None).await;
+    assert_eq!(v["games"], json!(3));
+
+    for (uri, needle) in [
+        ("/api/explore?position=f5f5", "f5f5"),
+        ("/api/explore?level=99", "level 99 is out of range"),
+        (
+            "/api/explore?position=--------------OX----XO--------------%20X",
+            "the explorer covers 8x8 games",
+        ),
+        ("/api/explore?rules=chess", "chess"),
+        ("/api/explore?depth=3", "depth"),
+    ] {
+        let (s, v) = call(&app, "GET", uri, None, None).await;
+        assert_eq!(s, StatusCode::BAD_REQUEST, "{uri}: {v}");
+        assert!(error_of(&v).contains(needle), "{uri}: {v}");
+    }
+}

@@ -55,66 +55,9 @@ impl Key {
     }
 }
 
-/// Mirrors columns: a ↔ h.
-fn mirror_columns(x: u64) -> u64 {
-    const K1: u64 = 0x5555_5555_5555_5555;
-    const K2: u64 = 0x3333_3333_3333_3333;
-    const K4: u64 = 0x0f0f_0f0f_0f0f_0f0f;
-    let x = ((x >> 1) & K1) | ((x & K1) << 1);
-    let x = ((x >> 2) & K2) | ((x & K2) << 2);
-    ((x >> 4) & K4) | ((x & K4) << 4)
-}
-
-/// Mirrors rows: 1 ↔ 8.
-fn mirror_rows(x: u64) -> u64 {
-    x.swap_bytes()
-}
-
-/// Reflects in the a1–h8 diagonal: (column, row) → (row, column).
-fn transpose(mut x: u64) -> u64 {
-    const K1: u64 = 0x5500_5500_5500_5500;
-    const K2: u64 = 0x3333_0000_3333_0000;
-    const K4: u64 = 0x0f0f_0f0f_0000_0000;
-    let t = K4 & (x ^ (x << 28));
-    x ^= t ^ (t >> 28);
-    let t = K2 & (x ^ (x << 14));
-    x ^= t ^ (t >> 14);
-    let t = K1 & (x ^ (x << 7));
-    x ^ t ^ (t >> 7)
-}
-
-/// The image of `bits` under symmetry `s` (0..8), numbered as the pattern evaluation numbers
-/// them ([`crate::pattern::transform`], which this computes with shifts instead of a loop).
-#[must_use]
-pub fn image(bits: u64, s: usize) -> u64 {
-    match s {
-        0 => bits,
-        1 => mirror_columns(bits),
-        2 => mirror_rows(bits),
-        3 => mirror_rows(mirror_columns(bits)),
-        4 => transpose(bits),
-        5 => mirror_rows(mirror_columns(transpose(bits))),
-        6 => mirror_columns(transpose(bits)),
-        _ => mirror_rows(transpose(bits)),
-    }
-}
-
-/// The symmetry that undoes symmetry `s`.
-#[must_use]
-pub fn inverse(s: usize) -> usize {
-    // Every symmetry but the two quarter turns (6 and 7) is its own inverse.
-    match s {
-        6 => 7,
-        7 => 6,
-        s => s,
-    }
-}
-
-/// The square (bit index) `sq` moves to under symmetry `s`.
-#[must_use]
-pub fn image_square(sq: u32, s: usize) -> u32 {
-    image(1u64 << sq, s).trailing_zeros()
-}
+// The symmetries of the 8x8 masks live in the rules crate, which the history's explorer
+// shares; the book numbers them the same way.
+pub use reversi_core::bit_symmetry::{image, image_square, inverse};
 
 #[cfg(test)]
 mod tests {
@@ -135,17 +78,6 @@ mod tests {
         }
         for sq in 0..64 {
             assert!(agrees_with_pattern_transform(1 << sq));
-        }
-    }
-
-    #[test]
-    fn inverses_undo() {
-        let mut rng = XorShift64::new(9);
-        for _ in 0..100 {
-            let x = rng.next_u64();
-            for s in 0..8 {
-                assert_eq!(image(image(x, s), inverse(s)), x, "symmetry {s}");
-            }
         }
     }
 

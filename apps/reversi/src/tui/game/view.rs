@@ -10,11 +10,18 @@ use reversi_engine::{Candidate, ScoreKind, Thinking};
 
 use super::GameScreen;
 use crate::tui::board::{board_frame, Board};
+use crate::tui::explorer::ExplorerPanel;
 use crate::tui::theme::Theme;
 use reversi_game::{clock_text, side_label};
 
 /// Draws the whole game screen into `area`.
-pub fn render(game: &GameScreen, theme: Theme, area: Rect, buf: &mut Buffer) {
+pub fn render(
+    game: &GameScreen,
+    explorer: &ExplorerPanel,
+    theme: Theme,
+    area: Rect,
+    buf: &mut Buffer,
+) {
     let session = &game.session;
     let settings = session.settings();
     let [title, middle, keys] = Layout::vertical([
@@ -49,9 +56,13 @@ pub fn render(game: &GameScreen, theme: Theme, area: Rect, buf: &mut Buffer) {
     }
     .render(inner, buf);
 
+    let (panel_area, explorer_area) = explorer.split(panel_area);
     Paragraph::new(panel(game, theme))
         .wrap(Wrap { trim: false })
         .render(panel_area.inner(ratatui::layout::Margin::new(1, 0)), buf);
+    if let Some(area) = explorer_area {
+        explorer.render(theme, area, buf);
+    }
     Line::styled(keys_line(game), theme.dim()).render(keys, buf);
 }
 

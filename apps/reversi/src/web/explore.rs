@@ -1,0 +1,140 @@
+//! `/api/explore`: the opening explorer over the history, for the table beside the page's
+//! board: the moves the stored games played from a position (in any orientation), with their
+//! games, Black's results and the engine's value.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use axum::extract::State;
+use axum::routing::get;
+use axum::{Json, Router};
+use reversi_core::{BoardSize, Rules};
+use reversi_formats::position::{board_string, parse_position};
+use reversi_game::{explore, search_values, Explored, Valuation, EXPLORER_LEVEL};
+use reversi_store::EXPLORER_MAX_DISCS;
+use serde::{Deserialize, Serialize};
+
+use super::backend::{Backend, StopOnDrop};
+use super::client::Client;
+use super::error::{ApiQuery, AppError};
+use super::games::parse_level;
+use super::view::{color_name, CandidateView};
+use super::AppState;
+
+pub fn router() -> Router<AppState> {
+    Router::new().route("/", get(explore_position))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExploreQuery {
+    /// A board and side to move, an OBF line, a GGF game or a transcript [default: the start].
+    position: Option<String>,
+    /// Start rule of a transcript or board [default othello].
+    rules: Option<String>,
+    /// The level whose search values the moves the book lacks [default 6]; 0 for the book's
+    /// values alone.
+    level: Option<u8>,
+}
+
+/// One move played from the position.
+#[derive(Debug, Serialize)]
+pub struct ExplorerMoveView {
+    square: String,
+    games: u64,
+    black_wins: u64,
+    draws: u64,
+    white_wins: u64,
+    black_win_rate: f64,
+    mean_disc_margin: f64,
+    /// The engine's value for the side to move: the book's, else a search's.
+    value: Option<CandidateView>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ExploreView {
+    /// The position whose moves these are (the other side's turn after a forced pass).
+    position: String,
+    to_move: &'static str,
+    passed: Option<&'static str>,
+    games: u64,
+    /// Positions with more discs are not kept.
+    max_discs: u32,
+    moves: Vec<ExplorerMoveView>,
+}
+
+impl ExploreView {
+    fn of(e: &Explored) -> ExploreView {
+        ExploreView {
+            position: board_string(&e.position),
+            to_move: color_name(e.position.turn()),
+            passed: e.passed.map(color_name),
+            games: e.games(),
+            max_discs: EXPLORER_MAX_DISCS,
+            moves: e
+                .lines
+                .iter()
+                .map(|l| {
+                    let m = &l.played;
+                    ExplorerMoveView {
+                        square: m.square.to_string(),
+                        games: m.games,
+                        black_wins: m.black_wins,
+                        draws: m.draws,
+                        white_wins: m.games - m.black_wins - m.draws,
+                        black_win_rate: m.black_win_rate(),
+                        mean_disc_margin: m.mean_disc_margin(),
+                        value: l.value.as_ref().map(CandidateView::of),
+                    }
+                })
+                .collect(),
+        }
+    }
+}
+
+async fn explore_position(
+    State(app): State<AppState>,
+    client: Client,
+    ApiQuery(q): ApiQuery<ExploreQuery>,
+) -> Result<Json<ExploreView>, AppError> {
+    let rules = match q.rules.as_deref() {
+        None => Rules::Othello,
+        Some(r) => r
+            .parse::<Rules>()
+            .map_err(|e| AppError::bad_request(e.to_string()))?,
+    };
+    let position = match q.position.as_deref().map(str::trim) {
+        None | Some("") => reversi_core::Position::start(BoardSize::EIGHT, rules),
+        Some(text) => parse_position(text, BoardSize::EIGHT, rules)
+            .map_err(|e| AppError::bad_request(format!("{text:?}: {e}")))?
+            .position()
+            .clone(),
+    };
+    if position.size() != BoardSize::EIGHT {
+        return Err(AppError::bad_request(format!(
+            "the explorer covers 8x8 games; this position is {}",
+            position.size()
+        )));
+    }
+    let level = match q.level {
+        Some(0) => None,
+        other => Some(parse_level(other, EXPLORER_LEVEL)?),
+    };
+    // The database answers at once; a search for the moves the book lacks waits for a slot
+    // of the search pool, as hints do.
+    let mut explored = explore(&app.store(), &position, Valuation::Book)?;
+    if let Some(level) = level {
+        if explored.lines.iter().any(|l| l.value.is_none()) {
+            let ticket = app.backend().pool().admit(&client.0)?;
+            // Dropped with the request: a client that goes away stops the search.
+            let stop = StopOnDrop(Arc::new(AtomicBool::new(false)));
+            let cap = level.spec().time + app.backend().search_cap;
+            explored = Backend::run(ticket, &stop, cap, move |flag| {
+                search_values(&mut explored, level, flag);
+                explored
+            })
+            .await?;
+        }
+    }
+    Ok(Json(ExploreView::of(&explored)))
+}
