@@ -2,6 +2,8 @@
 //! lines. A lower bound on the opponent's stable discs caps the player's final score, which
 //! the endgame solver uses to cut off hopeless lines.
 
+use crate::Board;
+
 const NOT_A: u64 = 0xfefe_fefe_fefe_fefe;
 const NOT_H: u64 = 0x7f7f_7f7f_7f7f_7f7f;
 
@@ -91,10 +93,25 @@ pub fn stable_discs(own: u64, other: u64, mask: u64) -> u64 {
     }
 }
 
+/// The stability cutoff of a node with window (`alpha`, ..): `Some(cap)` when the
+/// opponent's stable discs cap the player's final score at `cap <= alpha`, so that the node
+/// fails low without a search. The stable discs are only counted when even all of the
+/// opponent's discs being stable could cut.
+#[inline(always)]
+#[must_use]
+pub fn cutoff(b: Board, mask: u64, alpha: i32) -> Option<i32> {
+    let cells = mask.count_ones() as i32;
+    if cells - 2 * b.opponent.count_ones() as i32 > alpha {
+        return None;
+    }
+    let cap = cells - 2 * stable_discs(b.opponent, b.player, mask).count_ones() as i32;
+    (cap <= alpha).then_some(cap)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{flip, mobility, Board};
+    use crate::{flip, mobility};
     use reversi_testkit::Rng;
 
     #[test]

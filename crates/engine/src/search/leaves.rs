@@ -87,11 +87,14 @@ crate::kernel::multiversion! {
         best
     }
 
-    /// Three to six empties: try each empty square (odd quadrants first) without generating
-    /// moves.
+    /// Three to six empties: the stability cutoff, then each empty square (odd quadrants
+    /// first) without generating moves.
     fn solve_shallow(s: &mut Searcher<'_>, b: Board, alpha: i32, beta: i32, n: u32) -> i32 {
         let mut alpha = alpha;
         s.nodes += 1;
+        if let Some(cap) = crate::stability::cutoff(b, s.mask, alpha) {
+            return cap;
+        }
         let empties = b.empties() & s.mask;
         let odd = odd_quadrants(empties, &s.quadrants);
         let mut best = -INF;

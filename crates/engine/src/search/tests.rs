@@ -103,6 +103,32 @@ fn solver_agrees_with_minimax_on_random_endgames() {
     }
 }
 
+/// The stability cutoff the solver tries at every node of 3 empties or more: whenever it
+/// cuts, its cap is at most alpha and at least the exact score.
+#[test]
+fn stability_cutoff_caps_the_exact_score() {
+    let mut rng = Rng::new(0x5eed_1234_abcd_0002);
+    let mut cuts = 0;
+    for mask in [u64::MAX, playable(6)] {
+        let start = if mask == u64::MAX {
+            Board::START
+        } else {
+            Board::new(1 << 19 | 1 << 26, 1 << 18 | 1 << 27)
+        };
+        for i in 0..1500 {
+            let b = random_position(&mut rng, mask, start, 3 + (i % 8) as u32);
+            let want = naive(b, mask);
+            for alpha in -64..=64 {
+                if let Some(cap) = crate::stability::cutoff(b, mask, alpha) {
+                    assert!(cap <= alpha && want <= cap, "{b:?} alpha {alpha} cap {cap}");
+                    cuts += 1;
+                }
+            }
+        }
+    }
+    assert!(cuts > 1000, "only {cuts} cutoffs");
+}
+
 #[test]
 fn solver_agrees_with_minimax_on_small_boards() {
     let tt = TranspositionTable::new(4);
