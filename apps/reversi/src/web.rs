@@ -14,6 +14,7 @@ mod live;
 pub mod pool;
 pub mod site;
 mod status;
+mod variations;
 mod view;
 
 use std::collections::HashMap;
@@ -460,5 +461,7 @@ pub async fn serve(
 
 #[cfg(test)]
 mod service_tests;
+#[cfg(test)]
+mod study_tests;
 #[cfg(test)]
 mod tests;

@@ -14,7 +14,7 @@ const app = {
   anim: { flipped: new Set(), placed: null },
   cursor: null,      // focused square name on the game board
   lastSettings: null,
-  replay: null,      // { record, analysis, index }
+  replay: null,      // { record, analysis, index, line } (line: the index of the line shown)
   jobs: { hint: null, analysis: null }, // AbortControllers of the requests under way
   historyPage: 1,
   pendingNotice: null, // the notice for the view a redirect leads to
@@ -812,7 +812,7 @@ async function importFile(e) {
 async function openReplay(id) {
   show("replay-view");
   const record = await api("GET", `/api/history/${id}`);
-  app.replay = { record, analysis: null, index: record.positions.length - 1 };
+  app.replay = { record, analysis: null, index: record.positions.length - 1, line: 0 };
   const i = record.info;
   $("replay-title").textContent = `Replay of game ${id}`;
   $("replay-info").textContent = `${playerText(i.black)} (Black) vs ${playerText(i.white)} (White), ` +
@@ -823,6 +823,7 @@ async function openReplay(id) {
   $("analysis-status").textContent = "";
   $("replay-continue").hidden = !record.live || record.info.status !== "in_progress";
   $("replay-continue").href = `#/game/${id}`;
+  renderLines();
   renderReplayMoves();
   replayTo(app.replay.index);
 }
@@ -830,19 +831,26 @@ async function openReplay(id) {
 function replayTo(index) {
   const r = app.replay;
   if (!r) return;
-  const last = r.record.positions.length - 1;
+  const positions = shownLine(r).positions;
+  const last = positions.length - 1;
   r.index = Math.max(0, Math.min(last, index));
-  const step = r.record.positions[r.index];
+  const step = positions[r.index];
+  $("replay-slider").max = String(last);
   $("replay-slider").value = String(r.index);
   const board = $("replay-board");
   board.dataset.index = String(r.index);
+  board.dataset.line = String(r.line);
+  // Any legal square plays another move from here (a variation, saved at once).
+  board.dataset.myTurn = "true";
   drawBoard(board, step.board, {
-    legal: new Set(), showLegal: false, last: step.mv && step.mv !== "PA" ? step.mv : null,
-    flipped: new Set(), placed: null, hints: null, clickable: false, onPlay: null, cursor: null,
+    legal: new Set(step.legal), showLegal: true, last: step.mv && step.mv !== "PA" ? step.mv : null,
+    flipped: new Set(), placed: null, hints: null, clickable: true, onPlay: playVariation,
+    cursor: r.cursor, onCursor: (sq) => { r.cursor = sq; },
   });
+  $("replay-pass").hidden = !step.must_pass;
   let text = r.index === 0 ? "Start position" : `After move ${r.index}: ${step.mv === "PA" ? "pass" : step.mv}`;
   text += `. Black ${step.counts.black}, White ${step.counts.white}.`;
-  if (r.analysis) {
+  if (r.analysis && r.line === 0) {
     const e = r.analysis.evals[r.index];
     text += ` Evaluation ${e > 0 ? "+" : ""}${e} for Black.`;
     const m = r.analysis.moves[r.index - 1];
@@ -851,6 +859,7 @@ function replayTo(index) {
   $("replay-status").textContent = text;
   showOpening($("replay-opening"), step.opening);
   for (const li of $("replay-moves").children) li.classList.toggle("current", Number(li.dataset.ply) === r.index - 1);
+  for (const li of $("replay-lines").children) li.classList.toggle("current", Number(li.dataset.line) === r.line);
   for (const c of $("graph").querySelectorAll("circle, tbody tr")) c.classList.toggle("current", Number(c.dataset.index) === r.index);
 }
 
@@ -858,10 +867,11 @@ function renderReplayMoves() {
   const r = app.replay;
   const list = $("replay-moves");
   list.innerHTML = "";
-  r.record.moves.forEach((mv, ply) => {
+  const line = shownLine(r);
+  line.moves.forEach((mv, ply) => {
     const li = document.createElement("li");
     li.dataset.ply = ply;
-    const a = r.analysis && r.analysis.moves[ply];
+    const a = r.line === 0 && r.analysis && r.analysis.moves[ply];
     const btn = document.createElement("button");
     btn.type = "button";
     btn.textContent = mv === "PA" ? "pass" : mv;
@@ -875,8 +885,17 @@ function renderReplayMoves() {
     }
     btn.onclick = () => replayTo(ply + 1);
     li.appendChild(btn);
+    addBranchMarks(li, line, ply);
     list.appendChild(li);
   });
+  // Lines that go on after this one ends.
+  if (line.branches.some((b) => b.ply === line.moves.length)) {
+    const li = document.createElement("li");
+    li.dataset.ply = line.moves.length;
+    li.className = "line-end";
+    addBranchMarks(li, line, line.moves.length);
+    list.appendChild(li);
+  }
 }
 
 async function analyze() {
@@ -887,12 +906,103 @@ async function analyze() {
     (signal) => api("POST", `/api/history/${r.record.info.id}/analysis`, { level }, undefined, signal));
   if (!analysis || app.replay !== r) return;
   r.analysis = analysis;
+  // The analysis is of the game's own moves.
+  if (r.line !== 0) showLine(0);
   const mistakes = analysis.moves.filter((m) => BAD_VERDICTS.includes(m.verdict)).length;
   $("analysis-status").textContent = `Analysed at level ${level}: Black lost ${analysis.black_loss} discs, ` +
     `White ${analysis.white_loss}; ${mistakes} mistake${mistakes === 1 ? "" : "s"} marked.`;
   drawGraph($("graph"), analysis, replayTo);
   renderReplayMoves();
   replayTo(r.index);
+}
+
+// ---- variations in the replay ------------------------------------------------------------
+
+/** The line the replay shows (the game's own moves, or a variation). */
+function shownLine(r) {
+  return r.record.lines[r.line];
+}
+
+/** The lines of the game to switch between: the main line, then each variation. */
+function renderLines() {
+  const r = app.replay;
+  const list = $("replay-lines");
+  list.replaceChildren();
+  $("replay-lines-box").dataset.count = String(r.record.lines.length);
+  for (const line of r.record.lines) {
+    const li = document.createElement("li");
+    li.dataset.line = String(line.index);
+    li.classList.toggle("current", line.index === r.line);
+    const btn = document.createElement("button");
+    btn.type = "button";
+    const own = line.moves.slice(line.from_ply, line.from_ply + 4).join(" ");
+    btn.textContent = line.index === 0 ? "Main line" : cap(line.name) + `: ${own}${line.moves.length - line.from_ply > 4 ? " …" : ""}`;
+    btn.onclick = () => showLine(line.index, line.index === 0 ? r.index : Math.max(r.index, line.from_ply + 1));
+    li.appendChild(btn);
+    list.appendChild(li);
+  }
+}
+
+/** Shows line `index` at `ply` moves (its end when shorter). */
+function showLine(index, ply) {
+  const r = app.replay;
+  if (!r || !r.record.lines[index]) return;
+  r.line = index;
+  renderLines();
+  renderReplayMoves();
+  replayTo(ply === undefined ? r.index : ply);
+  announce(`${cap(r.record.lines[index].name)}, ${r.record.lines[index].moves.length} moves.`);
+}
+
+/** After move `ply` of `line` in the move list: the other moves played there, each a link to
+ *  the line that has it. */
+function addBranchMarks(li, line, ply) {
+  const branch = line.branches.find((b) => b.ply === ply);
+  if (!branch) return;
+  const others = branch.moves.filter((m) => m.line !== line.index);
+  if (others.length === 0) return;
+  li.classList.add("branch");
+  const span = document.createElement("span");
+  span.className = "alternatives";
+  span.append("(also ");
+  others.forEach((m, k) => {
+    if (k > 0) span.append(", ");
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "alt";
+    b.textContent = m.move === "PA" ? "pass" : m.move;
+    const name = app.replay.record.lines[m.line].name;
+    b.title = `${cap(name)}`;
+    b.setAttribute("aria-label", `${m.move} instead, ${name}`);
+    b.onclick = () => showLine(m.line, ply + 1);
+    span.appendChild(b);
+  });
+  span.append(")");
+  li.appendChild(span);
+}
+
+/** Plays `move` in the position shown: along a line that has it, or as a variation saved at
+ *  once. */
+async function playVariation(move) {
+  const r = app.replay;
+  if (!r) return;
+  const line = shownLine(r);
+  try {
+    showError(null);
+    const played = await api("POST", `/api/history/${r.record.info.id}/variations`,
+      { line: line.id, ply: r.index, move });
+    if (app.replay !== r) return;
+    const before = r.record.lines.length;
+    r.record.lines = played.lines;
+    r.line = played.shown;
+    renderLines();
+    renderReplayMoves();
+    replayTo(played.ply);
+    const shown = played.lines[played.shown];
+    announce(`${move} played: ${played.lines.length > before ? "new " : ""}${shown.name}.`);
+  } catch (e) {
+    showError(e);
+  }
 }
 
 // ---- keys and wiring --------------------------------------------------------------------
@@ -946,6 +1056,7 @@ function init() {
   $("replay-slider").addEventListener("input", (e) => replayTo(Number(e.target.value)));
   $("replay-prev").onclick = () => replayTo(app.replay.index - 1);
   $("replay-next").onclick = () => replayTo(app.replay.index + 1);
+  $("replay-pass").onclick = () => playVariation("pass");
   $("analyze").onclick = analyze;
   $("hint-cancel").onclick = () => cancelJob("hint");
   $("analysis-cancel").onclick = () => cancelJob("analysis");

@@ -527,6 +527,62 @@ const tests = {
     await page.context().close();
   },
 
+  async "a replay branches: a move played there is a variation, listed after a reload"() {
+    const page = await newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(BASE + "#/history");
+    await page.waitForSelector("#history-view:not([hidden])");
+    // A game of its own (its line tested nowhere else): d3 c5 d6 is not the game's d3 e3.
+    const id = await page.evaluate(async () => {
+      await api("POST", "/api/history/import?name=branch.txt", undefined, "d3e3f6c5b5b6f3f2e2d2c1d1c3b4e1g3 B+4\n");
+      const games = await api("GET", "/api/history?limit=0");
+      return Math.max(...games.filter((g) => g.moves === 16).map((g) => g.id));
+    });
+    await page.goto(`${BASE}#/replay/${id}`);
+    await page.waitForSelector("#replay-view:not([hidden])");
+    assert.equal(await page.locator("#replay-lines li").count(), 1);
+    await page.locator('#replay-moves li[data-ply="0"] button').click();
+    assert.equal(await page.locator("#replay-board").getAttribute("data-index"), "1");
+    assert.equal(await page.locator("#replay-board .sq.legal").count(), 3);
+    await page.locator('#replay-board [data-square="c5"]').click();
+    await page.waitForFunction(() => document.querySelectorAll("#replay-lines li").length === 2);
+    assert.equal(await page.locator("#replay-board").getAttribute("data-line"), "1");
+    assert.equal(await page.locator("#replay-board").getAttribute("data-index"), "2");
+    assert.match(await page.locator("#replay-lines li.current").textContent(), /^Variation 1 from move 2: c5$/);
+    // Going on at its end extends it; stepping back and forwards follows it.
+    await page.locator('#replay-board .sq.legal').first().click();
+    await page.waitForFunction(() => document.getElementById("replay-board").dataset.index === "3");
+    await page.click("#replay-prev");
+    await page.click("#replay-prev");
+    await page.click("#replay-next");
+    assert.equal(await page.locator("#replay-board").getAttribute("data-index"), "2");
+    assert.equal(await page.locator("#replay-moves li").count(), 3);
+    await page.screenshot({ path: `${SHOTS}/replay-variation.png`, fullPage: true });
+    // Kept: after a reload the variation is listed, and the main line marks where it parts.
+    await page.reload();
+    await page.waitForSelector("#replay-view:not([hidden])");
+    await page.waitForFunction(() => document.querySelectorAll("#replay-lines li").length === 2);
+    const branch = page.locator("#replay-moves li.branch");
+    assert.equal(await branch.count(), 1);
+    assert.equal(await branch.getAttribute("data-ply"), "1");
+    assert.match(await branch.textContent(), /^e3\(also c5\)$/);
+    await branch.locator("button.alt").click();
+    assert.equal(await page.locator("#replay-board").getAttribute("data-line"), "1");
+    assert.equal(await page.locator("#replay-moves li").count(), 3);
+    await page.locator('#replay-lines li[data-line="0"] button').click();
+    assert.equal(await page.locator("#replay-moves li").count(), 16);
+    // An illegal square is not offered: the board plays legal squares only.
+    assert.equal(await page.locator('#replay-board [data-square="a1"]').getAttribute("aria-disabled"), "true");
+    await page.context().close();
+    const phone = await newPage(PHONE);
+    await phone.goto(`${BASE}#/replay/${id}`);
+    await phone.waitForFunction(() => document.querySelectorAll("#replay-lines li").length === 2);
+    await phone.locator("#replay-lines li[data-line=\"1\"] button").tap();
+    assert.ok(await phone.evaluate(() => document.documentElement.scrollWidth) <= 390);
+    assert.deepEqual(await smallTargets(phone, "#replay-lines button, #replay-moves button"), []);
+    await phone.screenshot({ path: `${SHOTS}/phone-replay-variation.png`, fullPage: true });
+    await phone.context().close();
+  },
+
   async "a phone (390x844): the board, controls and history fit, touch targets 44 px"() {
     const page = await newPage(PHONE);
     await page.goto(BASE + "#/new");
@@ -688,8 +744,13 @@ const tests = {
 };
 
 let failed = 0;
+let ran = 0;
 const started = Date.now();
+// E2E_ONLY=WORDS runs the tests whose names contain them (while working on one).
+const only = process.env.E2E_ONLY;
 for (const [name, run] of Object.entries(tests)) {
+  if (only && !name.includes(only)) continue;
+  ran++;
   const t0 = Date.now();
   try {
     await run();
@@ -700,5 +761,5 @@ for (const [name, run] of Object.entries(tests)) {
   }
 }
 await browser.close();
-console.log(`${Object.keys(tests).length - failed} passed, ${failed} failed in ${Date.now() - started} ms`);
+console.log(`${ran - failed} passed, ${failed} failed in ${Date.now() - started} ms`);
 process.exit(failed ? 1 : 0);
