@@ -12,6 +12,7 @@ mod levels;
 mod listen;
 mod live;
 pub mod pool;
+mod position;
 pub mod site;
 mod status;
 mod variations;
@@ -342,6 +343,7 @@ pub fn app(state: AppState) -> Router {
         .nest("/api/games", games::router())
         .nest("/api/history", history::router())
         .nest("/api/levels", levels::router())
+        .nest("/api/position", position::router())
         .nest("/api/server", status::router())
         .nest("/api/site", site::router())
         .fallback(|| async { AppError::not_found("no such page or API route") })

@@ -4,7 +4,7 @@
 
 const $ = (id) => document.getElementById(id);
 const LEVEL_NAMES = { 1: "beginner", 3: "easy", 6: "medium", 10: "hard", 16: "expert", 24: "master", 60: "perfect" };
-const VIEWS = ["new-view", "game-view", "history-view", "replay-view"];
+const VIEWS = ["new-view", "game-view", "history-view", "replay-view", "editor-view"];
 
 const app = {
   game: null,        // the live game's latest state
@@ -184,6 +184,8 @@ async function fillLevels() {
   document.querySelector("select[name=white-level]").value = "3";
   $("hint-level").value = "6";
   $("analysis-level").value = "4";
+  $("editor-level").value = "3";
+  $("editor-analysis-level").value = "6";
 }
 
 // ---- routing ----------------------------------------------------------------------------
@@ -225,6 +227,9 @@ async function route() {
     } else if (parts[0] === "replay" && parts[1]) {
       stopEvents();
       await openReplay(Number(parts[1]));
+    } else if (parts[0] === "editor") {
+      stopEvents();
+      openEditor();
     } else {
       stopEvents();
       show("new-view");
@@ -1005,6 +1010,231 @@ async function playVariation(move) {
   }
 }
 
+// ---- position editor --------------------------------------------------------------------
+
+// The position being set up: each square "X", "O" or "-", row by row from a1. The server
+// reads and checks it (POST /api/position), so the page holds no rules of its own.
+const editor = { size: 8, rules: "othello", cells: [], turn: "black", view: null, hints: null, seq: 0, cursor: null };
+
+/** The position as a board string (`---…OX… X`), as the server reads it. */
+function editorText() {
+  return editor.cells.join("") + " " + (editor.turn === "black" ? "X" : "O");
+}
+
+/** The start of the board and rule chosen: the four centre discs (Othello) or none. */
+function editorStart() {
+  const n = editor.size, m = n / 2 - 1;
+  editor.cells = Array(n * n).fill("-");
+  if (editor.rules === "othello") {
+    editor.cells[m * n + m] = "O";
+    editor.cells[m * n + m + 1] = "X";
+    editor.cells[(m + 1) * n + m] = "X";
+    editor.cells[(m + 1) * n + m + 1] = "O";
+  }
+  editor.turn = "black";
+  editorChanged();
+}
+
+function openEditor() {
+  show("editor-view");
+  if (editor.cells.length !== editor.size * editor.size) editorStart(); else editorChanged();
+}
+
+/** Opens the editor on a board shown elsewhere (a replay position). */
+function editPosition(rows, turn, rules) {
+  editor.size = rows.length;
+  editor.rules = rules;
+  editor.cells = rows.join("").replace(/\./g, "-").split("");
+  editor.turn = turn || "black";
+  location.hash = "#/editor";
+}
+
+function drawEditor() {
+  const n = editor.size;
+  const rows = [];
+  for (let r = 0; r < n; r++) rows.push(editor.cells.slice(r * n, (r + 1) * n).join("").replace(/-/g, "."));
+  const board = $("editor-board");
+  board.dataset.position = editorText();
+  drawBoard(board, rows, {
+    legal: new Set(editor.view ? editor.view.legal : []), showLegal: true, last: null,
+    flipped: new Set(), placed: null, hints: editor.hints, clickable: false, onPlay: null,
+    cursor: editor.cursor, onCursor: (sq) => { editor.cursor = sq; },
+  });
+  // Every square is a button here: it cycles empty, black, white.
+  for (const b of board.children) {
+    const i = Number(b.dataset.row) * n + Number(b.dataset.col);
+    b.onclick = () => {
+      editor.cells[i] = { "-": "X", X: "O", O: "-" }[editor.cells[i]];
+      editor.cursor = b.dataset.square;
+      editorChanged();
+    };
+    b.setAttribute("aria-disabled", "false");
+    b.setAttribute("aria-label", `${b.dataset.square}, ${discName(rows[Number(b.dataset.row)][Number(b.dataset.col)])}: click to change`);
+  }
+  $("editor-size").value = String(editor.size);
+  $("editor-rules").value = editor.rules;
+  for (const r of document.querySelectorAll("input[name=editor-turn]")) r.checked = r.value === editor.turn;
+}
+
+/** The position changed: drawn at once, then checked by the server (the last answer wins). */
+async function editorChanged() {
+  editor.view = null;
+  editor.hints = null;
+  $("editor-analysis").hidden = true;
+  $("editor-analysis-status").textContent = "";
+  drawEditor();
+  const seq = ++editor.seq;
+  let view = null, problem = null;
+  try {
+    view = await api("POST", "/api/position", { position: editorText(), rules: editor.rules });
+  } catch (e) {
+    if (e instanceof Unreachable) return;
+    problem = e.message;
+  }
+  if (seq !== editor.seq) return;
+  editor.view = view;
+  $("editor-problem").textContent = problem ? cap(problem) : "";
+  $("editor-problem").hidden = !problem;
+  for (const id of ["editor-play", "editor-analyze", "editor-image"]) $(id).disabled = !view;
+  $("editor-play").disabled = !view || view.over;
+  let text = "Not a position a game can reach.";
+  if (view) {
+    const counts = `Black ${view.counts.black}, White ${view.counts.white}.`;
+    if (view.over) text = `Neither side can move: the game is over. ${counts}`;
+    else if (view.must_pass) text = `${cap(view.turn)} to move has no square and passes. ${counts}`;
+    else text = `${cap(view.turn)} to move, ${view.legal.length} legal move${view.legal.length === 1 ? "" : "s"}. ${counts}`;
+  }
+  $("editor-status").textContent = text;
+  drawEditor();
+}
+
+/** Reads pasted text (board string, OBF, GGF or transcript) through the server. */
+async function editorPaste(e) {
+  e.preventDefault();
+  const text = $("editor-paste").value.trim();
+  if (!text) return;
+  try {
+    const v = await api("POST", "/api/position", { position: text, size: editor.size, rules: editor.rules });
+    editor.size = v.size;
+    editor.rules = v.rules;
+    editor.cells = v.board.join("").replace(/\./g, "-").split("");
+    editor.turn = v.turn;
+    announce(`Read a ${v.format}: ${v.text}.`);
+    editorChanged();
+  } catch (err) {
+    if (err instanceof Unreachable) return;
+    $("editor-problem").textContent = `Cannot read that: ${err.message}`;
+    $("editor-problem").hidden = false;
+  }
+}
+
+async function editorPlay() {
+  const level = $("editor-level").value;
+  const side = (id) => ($(id).value === "human" ? "human" : "ai:" + level);
+  try {
+    showError(null);
+    await createGame({ size: editor.size, rules: editor.rules, black: side("editor-black"),
+      white: side("editor-white"), position: editorText() });
+  } catch (e) {
+    showError(e);
+  }
+}
+
+/** Every move's score, as `reversi analyze` gives them, in the table and on the board. */
+async function editorAnalyze() {
+  const level = Number($("editor-analysis-level").value);
+  const seq = editor.seq;
+  $("editor-analyze").disabled = true;
+  $("editor-analysis-busy").hidden = false;
+  $("editor-analysis-status").textContent = `Analysing at level ${level}…`;
+  try {
+    const a = await api("POST", "/api/position/analysis", { position: editorText(), rules: editor.rules, level });
+    if (seq !== editor.seq) return;
+    const body = $("editor-analysis").querySelector("tbody");
+    body.replaceChildren();
+    editor.hints = {};
+    for (const m of a.moves) {
+      editor.hints[m.square] = m;
+      const tr = document.createElement("tr");
+      for (const text of [m.square, m.label, m.kind, m.line.join(" ")]) {
+        const td = document.createElement("td");
+        td.textContent = text;
+        tr.appendChild(td);
+      }
+      body.appendChild(tr);
+    }
+    $("editor-analysis").hidden = a.moves.length === 0;
+    const pass = a.passed ? `${cap(a.passed)} passes; ` : "";
+    $("editor-analysis-status").textContent = a.moves.length
+      ? `${pass}${a.moves.length} move${a.moves.length === 1 ? "" : "s"} scored at level ${a.level}, best ${a.moves[0].square} ${a.moves[0].label}.`
+      : "The game is over: no move to score.";
+    drawEditor();
+  } catch (e) {
+    $("editor-analysis-status").textContent = "";
+    showError(e);
+  } finally {
+    $("editor-analyze").disabled = !editor.view;
+    $("editor-analysis-busy").hidden = true;
+  }
+}
+
+function initEditor() {
+  $("editor-board").dataset.myTurn = "true";
+  $("editor-size").onchange = () => { editor.size = Number($("editor-size").value); editorStart(); };
+  $("editor-rules").onchange = () => { editor.rules = $("editor-rules").value; editorChanged(); };
+  for (const r of document.querySelectorAll("input[name=editor-turn]")) {
+    r.onchange = () => { editor.turn = r.value; editorChanged(); };
+  }
+  $("editor-clear").onclick = () => { editor.cells = editor.cells.map(() => "-"); editorChanged(); };
+  $("editor-start").onclick = editorStart;
+  $("editor-paste-form").addEventListener("submit", editorPaste);
+  $("editor-play").onclick = editorPlay;
+  $("editor-analyze").onclick = editorAnalyze;
+}
+
+// ---- board pictures ---------------------------------------------------------------------
+
+/** Downloads the server's SVG picture of a board (rows of X, O and .) with `turn` to move. */
+function downloadImage({ rows, turn, rules, last, legal, caption }) {
+  const params = new URLSearchParams({ position: rows.join("") + " " + (turn === "white" ? "O" : "X"), rules });
+  if (last) params.set("last", last === "PA" ? "pass" : last);
+  if (legal) params.set("legal", "1");
+  if (caption) params.set("caption", caption);
+  const a = document.createElement("a");
+  a.href = "/api/position/svg?" + params;
+  a.download = "reversi-position.svg";
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+}
+
+function initImages() {
+  $("editor-image").onclick = () => {
+    const n = editor.size, rows = [];
+    for (let r = 0; r < n; r++) rows.push(editor.cells.slice(r * n, (r + 1) * n).join(""));
+    downloadImage({ rows, turn: editor.turn, rules: editor.rules, legal: true });
+  };
+  $("replay-image").onclick = () => {
+    const r = app.replay;
+    if (!r) return;
+    const step = shownLine(r).positions[r.index];
+    downloadImage({ rows: step.board, turn: step.turn, rules: r.record.info.rules, last: step.mv,
+      legal: true, caption: `Game ${r.record.info.id}, ` + (r.index ? `after move ${r.index}` : "start") });
+  };
+  $("replay-edit").onclick = () => {
+    const r = app.replay;
+    if (!r) return;
+    const step = shownLine(r).positions[r.index];
+    editPosition(step.board, step.turn, r.record.info.rules);
+  };
+  $("game-image").onclick = () => {
+    const g = app.game;
+    if (!g) return;
+    downloadImage({ rows: g.board, turn: g.turn, rules: g.rules, last: g.last ? (g.last.square || "PA") : null,
+      legal: !g.over, caption: `Game ${g.id}, after move ${g.moves.length}` });
+  };
+}
+
 // ---- keys and wiring --------------------------------------------------------------------
 
 function onKey(e) {
@@ -1057,6 +1287,8 @@ function init() {
   $("replay-prev").onclick = () => replayTo(app.replay.index - 1);
   $("replay-next").onclick = () => replayTo(app.replay.index + 1);
   $("replay-pass").onclick = () => playVariation("pass");
+  initEditor();
+  initImages();
   $("analyze").onclick = analyze;
   $("hint-cancel").onclick = () => cancelJob("hint");
   $("analysis-cancel").onclick = () => cancelJob("analysis");

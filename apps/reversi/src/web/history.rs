@@ -301,7 +301,7 @@ async fn analysis(
     let stop = StopOnDrop(Arc::new(AtomicBool::new(false)));
     let result = app
         .backend()
-        .request(GameId(id), ticket, &stop, cap, move |flag| {
+        .request(Some(GameId(id)), ticket, &stop, cap, move |flag| {
             analyze_alone(&stored.game, level, time, flag, &mut |_, _| {})
         })
         .await?;

@@ -145,3 +145,228 @@ async fn bad_variations_get_a_4xx_naming_the_problem() {
     let resp = app.clone().oneshot(req).await.unwrap();
     assert_eq!(resp.status(), StatusCode::FORBIDDEN);
 }
+
+const START: &str = "---------------------------OX------XO--------------------------- X";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn positions_are_read_in_every_notation_and_checked() {
+    let app = test_app();
+    let read = |body: Value| {
+        let app = app.clone();
+        async move { call(&app, "POST", "/api/position", None, Some(body)).await }
+    };
+    let (s, v) = read(json!({"position": START})).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(
+        (v["format"].clone(), v["turn"].clone()),
+        (json!("board"), json!("black"))
+    );
+    assert_eq!(v["legal"], json!(["d3", "c4", "f5", "e6"]));
+    assert_eq!(v["text"], START);
+    let (_, t) = read(json!({"position": "f5 d6"})).await;
+    assert_eq!(
+        (t["format"].clone(), t["moves"].clone()),
+        (json!("transcript"), json!(["f5", "d6"]))
+    );
+    assert_eq!(t["turn"], "black");
+    assert_eq!(t["board"][5], "...O....");
+    // GGF's BO and a 6x6 transcript.
+    let bo = format!("BO[8 {} *]", START[..64].replace('X', "*"));
+    let (_, g) = read(json!({"position": bo})).await;
+    assert_eq!(
+        (g["format"].clone(), g["text"].clone()),
+        (json!("ggf"), json!(START))
+    );
+    let (_, six) = read(json!({"position": "b3", "size": 6})).await;
+    assert_eq!(six["size"], 6);
+    // Finished: accepted, and said so.
+    let full = format!("{} O", "X".repeat(64));
+    let (s, f) = read(json!({"position": full})).await;
+    assert_eq!(s, StatusCode::OK, "{f}");
+    assert_eq!(
+        (f["over"].clone(), f["legal"].clone()),
+        (json!(true), json!([]))
+    );
+
+    let hole = START.replacen("OX", "-X", 1);
+    let cases = [
+        (
+            json!({"position": ""}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "no position",
+        ),
+        (
+            json!({"position": &START[..64]}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "side",
+        ),
+        (
+            json!({"position": hole}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "d4 is empty",
+        ),
+        (
+            json!({"position": "f5 a1"}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "a1",
+        ),
+        (
+            json!({"position": "-Z- X"}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "'Z'",
+        ),
+        (
+            json!({"position": START, "rules": "go"}),
+            StatusCode::BAD_REQUEST,
+            "go",
+        ),
+        (
+            json!({"position": "f5", "size": 7}),
+            StatusCode::BAD_REQUEST,
+            "7",
+        ),
+        (
+            json!({"board": START}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "board",
+        ),
+    ];
+    for (body, status, needle) in cases {
+        let (s, v) = read(body.clone()).await;
+        assert_eq!(s, status, "{body}: {v}");
+        assert!(
+            error_of(&v).to_lowercase().contains(&needle.to_lowercase()),
+            "{body}: {v}"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_set_up_position_is_analysed_and_played_from() {
+    let app = test_app();
+    let (s, a) = call(
+        &app,
+        "POST",
+        "/api/position/analysis",
+        None,
+        Some(json!({"position": "f5", "level": 2})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{a}");
+    let moves: Vec<&str> = a["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["square"].as_str().unwrap())
+        .collect();
+    let mut sorted = moves.clone();
+    sorted.sort_unstable();
+    assert_eq!(sorted, ["d6", "f4", "f6"]);
+    assert_eq!(a["moves"][0]["line"][0], a["moves"][0]["square"]);
+    assert_eq!(
+        (a["level"].clone(), a["passed"].clone()),
+        (json!(2), Value::Null)
+    );
+    let (s, v) = call(
+        &app,
+        "POST",
+        "/api/position/analysis",
+        None,
+        Some(json!({"position": "f5", "level": 61})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::BAD_REQUEST, "{v}");
+    // Over: nothing to score.
+    let full = format!("{} O", "X".repeat(64));
+    let (_, over) = call(
+        &app,
+        "POST",
+        "/api/position/analysis",
+        None,
+        Some(json!({"position": full, "level": 1})),
+    )
+    .await;
+    assert_eq!(over["moves"], json!([]));
+
+    // Play from a position: White to move after f5, the history keeps it as the start.
+    let (s, c) = call(
+        &app,
+        "POST",
+        "/api/games",
+        None,
+        Some(json!({"position": "f5", "black": "ai:1", "white": "human"})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::CREATED, "{c}");
+    let id = c["game"]["id"].as_i64().unwrap();
+    assert_eq!(
+        (c["game"]["turn"].clone(), c["game"]["moves"].clone()),
+        (json!("white"), json!([]))
+    );
+    assert_eq!(c["game"]["counts"], json!({"black": 4, "white": 1}));
+    let token = c["token"].as_str().unwrap();
+    let (s, v) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        Some(token),
+        Some(json!({"square": "f6"})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let (_, h) = call(&app, "GET", &format!("/api/history/{id}"), None, None).await;
+    assert_eq!(h["positions"][0]["board"][4], "...XXX..");
+    assert_eq!(h["moves"][0], "f6");
+    for (body, needle) in [
+        (json!({"position": full}), "game is over"),
+        (json!({"position": "f5 zz"}), "\"z\""),
+    ] {
+        let (s, v) = call(&app, "POST", "/api/games", None, Some(body.clone())).await;
+        assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{body}: {v}");
+        assert!(error_of(&v).contains(needle), "{body}: {v}");
+    }
+}
+
+#[tokio::test]
+async fn the_picture_of_a_position_is_an_svg_of_its_discs() {
+    let app = test_app();
+    let get = |uri: String| {
+        let app = app.clone();
+        async move { send(&app, "GET", &uri, None, None, "").await }
+    };
+    let enc = |t: &str| t.replace(' ', "%20");
+    let (s, _, svg) = get(format!("/api/position/svg?position={}&legal=1", enc(START))).await;
+    assert_eq!(s, StatusCode::OK, "{svg}");
+    assert!(
+        svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""),
+        "{svg}"
+    );
+    assert_eq!(svg.matches("class=\"disc black\"").count(), 2);
+    assert_eq!(svg.matches("class=\"legal\"").count(), 4);
+    // A transcript's last move is ringed by itself; a caption is written under the board.
+    let (_, _, t) = get("/api/position/svg?position=f5d6&caption=Game%201".into()).await;
+    assert_eq!(t.matches("class=\"last\"").count(), 1);
+    assert!(t.contains("Game 1"), "{t}");
+    assert_eq!(t.matches("class=\"legal\"").count(), 0);
+    let long = "x".repeat(121);
+    for (uri, needle) in [
+        (
+            format!("/api/position/svg?position={}&last=a1", enc(START)),
+            "a1",
+        ),
+        (
+            format!("/api/position/svg?position={}&legal=yes", enc(START)),
+            "yes",
+        ),
+        (
+            format!("/api/position/svg?position={}&caption={long}", enc(START)),
+            "caption",
+        ),
+        ("/api/position/svg?position=f5zz".to_string(), "\"z\""),
+        ("/api/position/svg".to_string(), "position"),
+    ] {
+        let (s, v, _) = get(uri.clone()).await;
+        assert!(s.is_client_error(), "{uri}: {s} {v}");
+        assert!(error_of(&v).contains(needle), "{uri}: {v}");
+    }
+}

@@ -583,6 +583,74 @@ const tests = {
     await phone.context().close();
   },
 
+  async "the position editor: set up, refuse the impossible, analyse, play from it, download its picture"() {
+    const page = await newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(BASE + "#/editor");
+    await page.waitForSelector("#editor-view:not([hidden])");
+    const pos = () => page.locator("#editor-board").getAttribute("data-position");
+    await page.waitForFunction(() => /4 legal moves/.test(document.getElementById("editor-status").textContent));
+    // Clearing leaves the centre empty: impossible under the Othello rule, refused with the reason.
+    await page.click("#editor-clear");
+    await page.waitForFunction(() => !document.getElementById("editor-problem").hidden);
+    assert.match(await page.locator("#editor-problem").textContent(), /centre squares are never empty/);
+    assert.equal(await page.locator("#editor-play").isDisabled(), true);
+    // A pasted transcript, read by the server.
+    await page.fill("#editor-paste", "f5d6c3");
+    await page.click("#editor-paste-form button[type=submit]");
+    await page.waitForFunction(() => document.getElementById("editor-problem").hidden &&
+      /White to move/.test(document.getElementById("editor-status").textContent));
+    assert.equal(await pos(), "------------------X--------XX------OXX-----O-------------------- O");
+    // Click a square to cycle it: empty, black, white; the side to move is a choice.
+    await page.locator('#editor-board [data-square="a1"]').click();
+    await page.waitForFunction(() => document.getElementById("editor-board").dataset.position.startsWith("X"));
+    await page.locator('#editor-board [data-square="a1"]').click();
+    await page.waitForFunction(() => document.getElementById("editor-board").dataset.position.startsWith("O"));
+    await page.locator('#editor-board [data-square="a1"]').click();
+    await page.waitForFunction(() => document.getElementById("editor-board").dataset.position.startsWith("-"));
+    await page.check('input[name=editor-turn][value=black]');
+    await page.waitForFunction(() => document.getElementById("editor-board").dataset.position.endsWith(" X") &&
+      /Black to move/.test(document.getElementById("editor-status").textContent));
+    await page.check('input[name=editor-turn][value=white]');
+    await page.waitForFunction(() => /White to move/.test(document.getElementById("editor-status").textContent));
+    // Analyse: every legal move scored, on the board and in the table.
+    await page.selectOption("#editor-analysis-level", "2");
+    await page.click("#editor-analyze");
+    await page.waitForFunction(() => /scored at level 2/.test(document.getElementById("editor-analysis-status").textContent));
+    const legal = await page.locator("#editor-board .sq.legal").count();
+    assert.equal(await page.locator("#editor-analysis tbody tr").count(), legal);
+    assert.equal(await page.locator("#editor-board .sq.hinted").count(), legal);
+    await page.screenshot({ path: `${SHOTS}/editor.png`, fullPage: true });
+    // The picture of the board: an SVG with its discs.
+    const [download] = await Promise.all([page.waitForEvent("download"), page.click("#editor-image")]);
+    const { readFileSync } = await import("node:fs");
+    const svg = readFileSync(await download.path(), "utf8");
+    assert.match(svg, /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    assert.equal((svg.match(/class="disc black"/g) || []).length, 5);
+    assert.equal((svg.match(/class="disc white"/g) || []).length, 2);
+    // Play from here: White (to move) against the computer as Black.
+    await page.selectOption("#editor-black", "computer");
+    await page.selectOption("#editor-white", "human");
+    await page.selectOption("#editor-level", "1");
+    await page.click("#editor-play");
+    await page.waitForSelector("#game-view:not([hidden])");
+    await page.waitForFunction(() => document.getElementById("board").dataset.moves !== undefined);
+    assert.equal(await page.locator("#board .sq.black").count(), 5);
+    assert.equal(await page.locator("#board .sq.white").count(), 2);
+    assert.match(await page.locator("#status").textContent(), /White/);
+    // The game's own board picture, too.
+    const [shot] = await Promise.all([page.waitForEvent("download"), page.click("#game-image")]);
+    assert.match(readFileSync(await shot.path(), "utf8"), /class="disc white"/);
+    await page.context().close();
+    // A phone: the editor fits, every control big enough to tap.
+    const phone = await newPage(PHONE);
+    await phone.goto(BASE + "#/editor");
+    await phone.waitForFunction(() => /4 legal moves/.test(document.getElementById("editor-status").textContent));
+    assert.ok(await phone.evaluate(() => document.documentElement.scrollWidth) <= 390);
+    assert.deepEqual(await smallTargets(phone, "#editor-view button:not(.sq), #editor-view select"), []);
+    await phone.screenshot({ path: `${SHOTS}/phone-editor.png`, fullPage: true });
+    await phone.context().close();
+  },
+
   async "a phone (390x844): the board, controls and history fit, touch targets 44 px"() {
     const page = await newPage(PHONE);
     await page.goto(BASE + "#/new");
