@@ -13,8 +13,10 @@ mod levels;
 mod listen;
 mod live;
 pub mod pool;
+mod position;
 pub mod site;
 mod status;
+mod variations;
 mod view;
 
 use std::collections::HashMap;
@@ -343,6 +345,7 @@ pub fn app(state: AppState) -> Router {
         .nest("/api/history", history::router())
         .nest("/api/explore", explore::router())
         .nest("/api/levels", levels::router())
+        .nest("/api/position", position::router())
         .nest("/api/server", status::router())
         .nest("/api/site", site::router())
         .fallback(|| async { AppError::not_found("no such page or API route") })
@@ -462,5 +465,7 @@ pub async fn serve(
 
 #[cfg(test)]
 mod service_tests;
+#[cfg(test)]
+mod study_tests;
 #[cfg(test)]
 mod tests;

@@ -4,7 +4,7 @@
 
 const $ = (id) => document.getElementById(id);
 const LEVEL_NAMES = { 1: "beginner", 3: "easy", 6: "medium", 10: "hard", 16: "expert", 24: "master", 60: "perfect" };
-const VIEWS = ["new-view", "game-view", "history-view", "replay-view"];
+const VIEWS = ["new-view", "game-view", "history-view", "replay-view", "editor-view"];
 
 const app = {
   game: null,        // the live game's latest state
@@ -14,7 +14,7 @@ const app = {
   anim: { flipped: new Set(), placed: null },
   cursor: null,      // focused square name on the game board
   lastSettings: null,
-  replay: null,      // { record, analysis, index }
+  replay: null,      // { record, analysis, index, line } (line: the index of the line shown)
   jobs: { hint: null, analysis: null }, // AbortControllers of the requests under way
   historyPage: 1,
   pendingNotice: null, // the notice for the view a redirect leads to
@@ -184,6 +184,8 @@ async function fillLevels() {
   document.querySelector("select[name=white-level]").value = "3";
   $("hint-level").value = "6";
   $("analysis-level").value = "4";
+  $("editor-level").value = "3";
+  $("editor-analysis-level").value = "6";
 }
 
 // ---- routing ----------------------------------------------------------------------------
@@ -225,6 +227,9 @@ async function route() {
     } else if (parts[0] === "replay" && parts[1]) {
       stopEvents();
       await openReplay(Number(parts[1]));
+    } else if (parts[0] === "editor") {
+      stopEvents();
+      openEditor();
     } else {
       stopEvents();
       show("new-view");
@@ -813,7 +818,7 @@ async function importFile(e) {
 async function openReplay(id) {
   show("replay-view");
   const record = await api("GET", `/api/history/${id}`);
-  app.replay = { record, analysis: null, index: record.positions.length - 1 };
+  app.replay = { record, analysis: null, index: record.positions.length - 1, line: 0 };
   const i = record.info;
   $("replay-title").textContent = `Replay of game ${id}`;
   $("replay-info").textContent = `${playerText(i.black)} (Black) vs ${playerText(i.white)} (White), ` +
@@ -824,6 +829,7 @@ async function openReplay(id) {
   $("analysis-status").textContent = "";
   $("replay-continue").hidden = !record.live || record.info.status !== "in_progress";
   $("replay-continue").href = `#/game/${id}`;
+  renderLines();
   renderReplayMoves();
   replayTo(app.replay.index);
 }
@@ -831,19 +837,26 @@ async function openReplay(id) {
 function replayTo(index) {
   const r = app.replay;
   if (!r) return;
-  const last = r.record.positions.length - 1;
+  const positions = shownLine(r).positions;
+  const last = positions.length - 1;
   r.index = Math.max(0, Math.min(last, index));
-  const step = r.record.positions[r.index];
+  const step = positions[r.index];
+  $("replay-slider").max = String(last);
   $("replay-slider").value = String(r.index);
   const board = $("replay-board");
   board.dataset.index = String(r.index);
+  board.dataset.line = String(r.line);
+  // Any legal square plays another move from here (a variation, saved at once).
+  board.dataset.myTurn = "true";
   drawBoard(board, step.board, {
-    legal: new Set(), showLegal: false, last: step.mv && step.mv !== "PA" ? step.mv : null,
-    flipped: new Set(), placed: null, hints: null, clickable: false, onPlay: null, cursor: null,
+    legal: new Set(step.legal), showLegal: true, last: step.mv && step.mv !== "PA" ? step.mv : null,
+    flipped: new Set(), placed: null, hints: null, clickable: true, onPlay: playVariation,
+    cursor: r.cursor, onCursor: (sq) => { r.cursor = sq; },
   });
+  $("replay-pass").hidden = !step.must_pass;
   let text = r.index === 0 ? "Start position" : `After move ${r.index}: ${step.mv === "PA" ? "pass" : step.mv}`;
   text += `. Black ${step.counts.black}, White ${step.counts.white}.`;
-  if (r.analysis) {
+  if (r.analysis && r.line === 0) {
     const e = r.analysis.evals[r.index];
     text += ` Evaluation ${e > 0 ? "+" : ""}${e} for Black.`;
     const m = r.analysis.moves[r.index - 1];
@@ -853,6 +866,7 @@ function replayTo(index) {
   showOpening($("replay-opening"), step.opening);
   showExplorer($("replay-explorer"), step.board, step.turn);
   for (const li of $("replay-moves").children) li.classList.toggle("current", Number(li.dataset.ply) === r.index - 1);
+  for (const li of $("replay-lines").children) li.classList.toggle("current", Number(li.dataset.line) === r.line);
   for (const c of $("graph").querySelectorAll("circle, tbody tr")) c.classList.toggle("current", Number(c.dataset.index) === r.index);
 }
 
@@ -860,10 +874,11 @@ function renderReplayMoves() {
   const r = app.replay;
   const list = $("replay-moves");
   list.innerHTML = "";
-  r.record.moves.forEach((mv, ply) => {
+  const line = shownLine(r);
+  line.moves.forEach((mv, ply) => {
     const li = document.createElement("li");
     li.dataset.ply = ply;
-    const a = r.analysis && r.analysis.moves[ply];
+    const a = r.line === 0 && r.analysis && r.analysis.moves[ply];
     const btn = document.createElement("button");
     btn.type = "button";
     btn.textContent = mv === "PA" ? "pass" : mv;
@@ -877,8 +892,17 @@ function renderReplayMoves() {
     }
     btn.onclick = () => replayTo(ply + 1);
     li.appendChild(btn);
+    addBranchMarks(li, line, ply);
     list.appendChild(li);
   });
+  // Lines that go on after this one ends.
+  if (line.branches.some((b) => b.ply === line.moves.length)) {
+    const li = document.createElement("li");
+    li.dataset.ply = line.moves.length;
+    li.className = "line-end";
+    addBranchMarks(li, line, line.moves.length);
+    list.appendChild(li);
+  }
 }
 
 // The opening explorer beside a board: the moves the history's games played from its position
@@ -929,12 +953,328 @@ async function analyze() {
     (signal) => api("POST", `/api/history/${r.record.info.id}/analysis`, { level }, undefined, signal));
   if (!analysis || app.replay !== r) return;
   r.analysis = analysis;
+  // The analysis is of the game's own moves.
+  if (r.line !== 0) showLine(0);
   const mistakes = analysis.moves.filter((m) => BAD_VERDICTS.includes(m.verdict)).length;
   $("analysis-status").textContent = `Analysed at level ${level}: Black lost ${analysis.black_loss} discs, ` +
     `White ${analysis.white_loss}; ${mistakes} mistake${mistakes === 1 ? "" : "s"} marked.`;
   drawGraph($("graph"), analysis, replayTo);
   renderReplayMoves();
   replayTo(r.index);
+}
+
+// ---- variations in the replay ------------------------------------------------------------
+
+/** The line the replay shows (the game's own moves, or a variation). */
+function shownLine(r) {
+  return r.record.lines[r.line];
+}
+
+/** The lines of the game to switch between: the main line, then each variation. */
+function renderLines() {
+  const r = app.replay;
+  const list = $("replay-lines");
+  list.replaceChildren();
+  $("replay-lines-box").dataset.count = String(r.record.lines.length);
+  for (const line of r.record.lines) {
+    const li = document.createElement("li");
+    li.dataset.line = String(line.index);
+    li.classList.toggle("current", line.index === r.line);
+    const btn = document.createElement("button");
+    btn.type = "button";
+    const own = line.moves.slice(line.from_ply, line.from_ply + 4).join(" ");
+    btn.textContent = line.index === 0 ? "Main line" : cap(line.name) + `: ${own}${line.moves.length - line.from_ply > 4 ? " …" : ""}`;
+    btn.onclick = () => showLine(line.index, line.index === 0 ? r.index : Math.max(r.index, line.from_ply + 1));
+    li.appendChild(btn);
+    list.appendChild(li);
+  }
+}
+
+/** Shows line `index` at `ply` moves (its end when shorter). */
+function showLine(index, ply) {
+  const r = app.replay;
+  if (!r || !r.record.lines[index]) return;
+  r.line = index;
+  renderLines();
+  renderReplayMoves();
+  replayTo(ply === undefined ? r.index : ply);
+  announce(`${cap(r.record.lines[index].name)}, ${r.record.lines[index].moves.length} moves.`);
+}
+
+/** After move `ply` of `line` in the move list: the other moves played there, each a link to
+ *  the line that has it. */
+function addBranchMarks(li, line, ply) {
+  const branch = line.branches.find((b) => b.ply === ply);
+  if (!branch) return;
+  const others = branch.moves.filter((m) => m.line !== line.index);
+  if (others.length === 0) return;
+  li.classList.add("branch");
+  const span = document.createElement("span");
+  span.className = "alternatives";
+  span.append("(also ");
+  others.forEach((m, k) => {
+    if (k > 0) span.append(", ");
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "alt";
+    b.textContent = m.move === "PA" ? "pass" : m.move;
+    const name = app.replay.record.lines[m.line].name;
+    b.title = `${cap(name)}`;
+    b.setAttribute("aria-label", `${m.move} instead, ${name}`);
+    b.onclick = () => showLine(m.line, ply + 1);
+    span.appendChild(b);
+  });
+  span.append(")");
+  li.appendChild(span);
+}
+
+/** Plays `move` in the position shown: along a line that has it, or as a variation saved at
+ *  once. */
+async function playVariation(move) {
+  const r = app.replay;
+  if (!r) return;
+  const line = shownLine(r);
+  try {
+    showError(null);
+    const played = await api("POST", `/api/history/${r.record.info.id}/variations`,
+      { line: line.id, ply: r.index, move });
+    if (app.replay !== r) return;
+    const before = r.record.lines.length;
+    r.record.lines = played.lines;
+    r.line = played.shown;
+    renderLines();
+    renderReplayMoves();
+    replayTo(played.ply);
+    const shown = played.lines[played.shown];
+    announce(`${move} played: ${played.lines.length > before ? "new " : ""}${shown.name}.`);
+  } catch (e) {
+    showError(e);
+  }
+}
+
+// ---- position editor --------------------------------------------------------------------
+
+// The position being set up: each square "X", "O" or "-", row by row from a1. The server
+// reads and checks it (POST /api/position), so the page holds no rules of its own.
+const editor = { size: 8, rules: "othello", cells: [], turn: "black", view: null, hints: null, seq: 0, cursor: null };
+
+/** The position as a board string (`---…OX… X`), as the server reads it. */
+function editorText() {
+  return editor.cells.join("") + " " + (editor.turn === "black" ? "X" : "O");
+}
+
+/** The start of the board and rule chosen: the four centre discs (Othello) or none. */
+function editorStart() {
+  const n = editor.size, m = n / 2 - 1;
+  editor.cells = Array(n * n).fill("-");
+  if (editor.rules === "othello") {
+    editor.cells[m * n + m] = "O";
+    editor.cells[m * n + m + 1] = "X";
+    editor.cells[(m + 1) * n + m] = "X";
+    editor.cells[(m + 1) * n + m + 1] = "O";
+  }
+  editor.turn = "black";
+  editorChanged();
+}
+
+function openEditor() {
+  show("editor-view");
+  if (editor.cells.length !== editor.size * editor.size) editorStart(); else editorChanged();
+}
+
+/** Opens the editor on a board shown elsewhere (a replay position). */
+function editPosition(rows, turn, rules) {
+  editor.size = rows.length;
+  editor.rules = rules;
+  editor.cells = rows.join("").replace(/\./g, "-").split("");
+  editor.turn = turn || "black";
+  location.hash = "#/editor";
+}
+
+function drawEditor() {
+  const n = editor.size;
+  const rows = [];
+  for (let r = 0; r < n; r++) rows.push(editor.cells.slice(r * n, (r + 1) * n).join("").replace(/-/g, "."));
+  const board = $("editor-board");
+  board.dataset.position = editorText();
+  drawBoard(board, rows, {
+    legal: new Set(editor.view ? editor.view.legal : []), showLegal: true, last: null,
+    flipped: new Set(), placed: null, hints: editor.hints, clickable: false, onPlay: null,
+    cursor: editor.cursor, onCursor: (sq) => { editor.cursor = sq; },
+  });
+  // Every square is a button here: it cycles empty, black, white.
+  for (const b of board.children) {
+    const i = Number(b.dataset.row) * n + Number(b.dataset.col);
+    b.onclick = () => {
+      editor.cells[i] = { "-": "X", X: "O", O: "-" }[editor.cells[i]];
+      editor.cursor = b.dataset.square;
+      editorChanged();
+    };
+    b.setAttribute("aria-disabled", "false");
+    b.setAttribute("aria-label", `${b.dataset.square}, ${discName(rows[Number(b.dataset.row)][Number(b.dataset.col)])}: click to change`);
+  }
+  $("editor-size").value = String(editor.size);
+  $("editor-rules").value = editor.rules;
+  for (const r of document.querySelectorAll("input[name=editor-turn]")) r.checked = r.value === editor.turn;
+}
+
+/** The position changed: drawn at once, then checked by the server (the last answer wins). */
+async function editorChanged() {
+  editor.view = null;
+  editor.hints = null;
+  $("editor-analysis").hidden = true;
+  $("editor-analysis-status").textContent = "";
+  drawEditor();
+  const seq = ++editor.seq;
+  let view = null, problem = null;
+  try {
+    view = await api("POST", "/api/position", { position: editorText(), rules: editor.rules });
+  } catch (e) {
+    if (e instanceof Unreachable) return;
+    problem = e.message;
+  }
+  if (seq !== editor.seq) return;
+  editor.view = view;
+  $("editor-problem").textContent = problem ? cap(problem) : "";
+  $("editor-problem").hidden = !problem;
+  for (const id of ["editor-play", "editor-analyze", "editor-image"]) $(id).disabled = !view;
+  $("editor-play").disabled = !view || view.over;
+  let text = "Not a position a game can reach.";
+  if (view) {
+    const counts = `Black ${view.counts.black}, White ${view.counts.white}.`;
+    if (view.over) text = `Neither side can move: the game is over. ${counts}`;
+    else if (view.must_pass) text = `${cap(view.turn)} to move has no square and passes. ${counts}`;
+    else text = `${cap(view.turn)} to move, ${view.legal.length} legal move${view.legal.length === 1 ? "" : "s"}. ${counts}`;
+  }
+  $("editor-status").textContent = text;
+  drawEditor();
+}
+
+/** Reads pasted text (board string, OBF, GGF or transcript) through the server. */
+async function editorPaste(e) {
+  e.preventDefault();
+  const text = $("editor-paste").value.trim();
+  if (!text) return;
+  try {
+    const v = await api("POST", "/api/position", { position: text, size: editor.size, rules: editor.rules });
+    editor.size = v.size;
+    editor.rules = v.rules;
+    editor.cells = v.board.join("").replace(/\./g, "-").split("");
+    editor.turn = v.turn;
+    announce(`Read a ${v.format}: ${v.text}.`);
+    editorChanged();
+  } catch (err) {
+    if (err instanceof Unreachable) return;
+    $("editor-problem").textContent = `Cannot read that: ${err.message}`;
+    $("editor-problem").hidden = false;
+  }
+}
+
+async function editorPlay() {
+  const level = $("editor-level").value;
+  const side = (id) => ($(id).value === "human" ? "human" : "ai:" + level);
+  try {
+    showError(null);
+    await createGame({ size: editor.size, rules: editor.rules, black: side("editor-black"),
+      white: side("editor-white"), position: editorText() });
+  } catch (e) {
+    showError(e);
+  }
+}
+
+/** Every move's score, as `reversi analyze` gives them, in the table and on the board. */
+async function editorAnalyze() {
+  const level = Number($("editor-analysis-level").value);
+  const seq = editor.seq;
+  $("editor-analyze").disabled = true;
+  $("editor-analysis-busy").hidden = false;
+  $("editor-analysis-status").textContent = `Analysing at level ${level}…`;
+  try {
+    const a = await api("POST", "/api/position/analysis", { position: editorText(), rules: editor.rules, level });
+    if (seq !== editor.seq) return;
+    const body = $("editor-analysis").querySelector("tbody");
+    body.replaceChildren();
+    editor.hints = {};
+    for (const m of a.moves) {
+      editor.hints[m.square] = m;
+      const tr = document.createElement("tr");
+      for (const text of [m.square, m.label, m.kind, m.line.join(" ")]) {
+        const td = document.createElement("td");
+        td.textContent = text;
+        tr.appendChild(td);
+      }
+      body.appendChild(tr);
+    }
+    $("editor-analysis").hidden = a.moves.length === 0;
+    const pass = a.passed ? `${cap(a.passed)} passes; ` : "";
+    $("editor-analysis-status").textContent = a.moves.length
+      ? `${pass}${a.moves.length} move${a.moves.length === 1 ? "" : "s"} scored at level ${a.level}, best ${a.moves[0].square} ${a.moves[0].label}.`
+      : "The game is over: no move to score.";
+    drawEditor();
+  } catch (e) {
+    $("editor-analysis-status").textContent = "";
+    showError(e);
+  } finally {
+    $("editor-analyze").disabled = !editor.view;
+    $("editor-analysis-busy").hidden = true;
+  }
+}
+
+function initEditor() {
+  $("editor-board").dataset.myTurn = "true";
+  $("editor-size").onchange = () => { editor.size = Number($("editor-size").value); editorStart(); };
+  $("editor-rules").onchange = () => { editor.rules = $("editor-rules").value; editorChanged(); };
+  for (const r of document.querySelectorAll("input[name=editor-turn]")) {
+    r.onchange = () => { editor.turn = r.value; editorChanged(); };
+  }
+  $("editor-clear").onclick = () => { editor.cells = editor.cells.map(() => "-"); editorChanged(); };
+  $("editor-start").onclick = editorStart;
+  $("editor-paste-form").addEventListener("submit", editorPaste);
+  $("editor-play").onclick = editorPlay;
+  $("editor-analyze").onclick = editorAnalyze;
+}
+
+// ---- board pictures ---------------------------------------------------------------------
+
+/** Downloads the server's SVG picture of a board (rows of X, O and .) with `turn` to move. */
+function downloadImage({ rows, turn, rules, last, legal, caption }) {
+  const params = new URLSearchParams({ position: rows.join("") + " " + (turn === "white" ? "O" : "X"), rules });
+  if (last) params.set("last", last === "PA" ? "pass" : last);
+  if (legal) params.set("legal", "1");
+  if (caption) params.set("caption", caption);
+  const a = document.createElement("a");
+  a.href = "/api/position/svg?" + params;
+  a.download = "reversi-position.svg";
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+}
+
+function initImages() {
+  $("editor-image").onclick = () => {
+    const n = editor.size, rows = [];
+    for (let r = 0; r < n; r++) rows.push(editor.cells.slice(r * n, (r + 1) * n).join(""));
+    downloadImage({ rows, turn: editor.turn, rules: editor.rules, legal: true });
+  };
+  $("replay-image").onclick = () => {
+    const r = app.replay;
+    if (!r) return;
+    const step = shownLine(r).positions[r.index];
+    downloadImage({ rows: step.board, turn: step.turn, rules: r.record.info.rules, last: step.mv,
+      legal: true, caption: `Game ${r.record.info.id}, ` + (r.index ? `after move ${r.index}` : "start") });
+  };
+  $("replay-edit").onclick = () => {
+    const r = app.replay;
+    if (!r) return;
+    const step = shownLine(r).positions[r.index];
+    editPosition(step.board, step.turn, r.record.info.rules);
+  };
+  $("game-image").onclick = () => {
+    const g = app.game;
+    if (!g) return;
+    downloadImage({ rows: g.board, turn: g.turn, rules: g.rules, last: g.last ? (g.last.square || "PA") : null,
+      legal: !g.over, caption: `Game ${g.id}, after move ${g.moves.length}` });
+  };
 }
 
 // ---- keys and wiring --------------------------------------------------------------------
@@ -988,6 +1328,9 @@ function init() {
   $("replay-slider").addEventListener("input", (e) => replayTo(Number(e.target.value)));
   $("replay-prev").onclick = () => replayTo(app.replay.index - 1);
   $("replay-next").onclick = () => replayTo(app.replay.index + 1);
+  $("replay-pass").onclick = () => playVariation("pass");
+  initEditor();
+  initImages();
   $("analyze").onclick = analyze;
   $("hint-cancel").onclick = () => cancelJob("hint");
   $("analysis-cancel").onclick = () => cancelJob("analysis");

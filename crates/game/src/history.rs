@@ -172,19 +172,7 @@ impl History {
         mv: Move,
     ) -> Result<Replay, VariationError> {
         let mut replay = self.replay(id)?;
-        let index = match line {
-            None => 0,
-            Some(v) => replay.index_of(v).ok_or(VariationError::NoSuchLine(v))?,
-        };
-        replay.show(index);
-        replay.jump(ply);
-        if replay.ply() != ply {
-            return Err(VariationError::NoSuchPly {
-                ply,
-                len: replay.len(),
-            });
-        }
-        self.play(&mut replay, mv)?;
+        replay.play_after(line, ply, mv, self.store()?)?;
         Ok(replay)
     }
 

@@ -83,18 +83,19 @@ impl Backend {
         });
     }
 
-    /// Runs a hint or analysis of game `id` admitted with `ticket`: once the pool gives it a
-    /// slot, on the blocking threads. The search stops when `stop` is dropped (the client went
-    /// away), when the game is deleted or resigned, and after `cap`.
+    /// Runs a hint or analysis of game `id` (`None`: of a position of no game) admitted with
+    /// `ticket`: once the pool gives it a slot, on the blocking threads. The search stops when
+    /// `stop` is dropped (the client went away), when the game is deleted or resigned, and
+    /// after `cap`.
     pub async fn request<T: Send + 'static>(
         &self,
-        id: GameId,
+        id: Option<GameId>,
         ticket: Ticket,
         stop: &StopOnDrop,
         cap: Duration,
         work: impl FnOnce(&AtomicBool) -> T + Send + 'static,
     ) -> Result<T, AppError> {
-        {
+        if let Some(id) = id {
             let mut stops = self.stops();
             let flags = stops.entry(id).or_default();
             flags.retain(|f| f.strong_count() > 0);

@@ -86,7 +86,10 @@ impl From<StoreError> for AppError {
             StoreError::NotInProgress(_)
             | StoreError::IllegalMove { .. }
             | StoreError::Held { .. } => AppError::conflict(e.to_string()),
-            StoreError::Rejected { .. } | StoreError::StartMismatch(_) => {
+            StoreError::NoSuchVariation(_) => AppError::not_found(e.to_string()),
+            StoreError::Rejected { .. }
+            | StoreError::StartMismatch(_)
+            | StoreError::InvalidVariation { .. } => {
                 AppError::new(StatusCode::UNPROCESSABLE_ENTITY, e.to_string())
             }
             _ => AppError::internal(e.to_string()),

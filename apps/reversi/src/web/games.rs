@@ -12,7 +12,7 @@ use axum::response::IntoResponse;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use futures_util::stream::{self, Stream, StreamExt};
-use reversi_core::{BoardSize, Color, Rules, TimeControl};
+use reversi_core::{BoardSize, Color, Position, Rules, TimeControl};
 use reversi_engine::ai::hints;
 use reversi_engine::levels::Level;
 use reversi_store::{GameId, NewGame};
@@ -23,6 +23,7 @@ use super::backend::StopOnDrop;
 use super::client::Client;
 use super::error::{ApiJson, ApiPath, AppError};
 use super::live::{Event, LiveGame, Seats};
+use super::position::read_position;
 use super::view::{color_name, CandidateView, GameView, ThinkingView};
 use super::AppState;
 use reversi_game::{clock_seed, LogHandle, Player, Session, Settings, StoreLog};
@@ -62,6 +63,9 @@ pub struct NewGameRequest {
     seed: Option<u64>,
     /// Each side's clock, `BASE[+INCREMENT]` (`5m+3s`); none for an untimed game.
     clock: Option<String>,
+    /// A set-up start (any notation `/api/position` reads; its size and rule replace `size`
+    /// and `rules`, which a transcript is played under).
+    position: Option<String>,
 }
 
 #[derive(Debug, Serialize)]
@@ -128,6 +132,22 @@ async fn create(
         Player::Computer(reversi_engine::ai::Ai::default()),
     )?;
     let remote = req.remote.as_deref().map(parse_color).transpose()?;
+    let start = match req.position.as_deref() {
+        None => Position::start(size, rules),
+        Some(text) => {
+            let start = read_position(text, Some(size.get()), Some(rules.name()))?
+                .position()
+                .clone();
+            if start.is_game_over() {
+                return Err(AppError::new(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    "neither side can move in this position: the game is over before it starts",
+                ));
+            }
+            start
+        }
+    };
+    let (size, rules) = (start.size(), start.rules());
     let settings = Settings {
         size,
         rules,
@@ -149,8 +169,10 @@ async fn create(
             )));
         }
     }
+    let standard = start == Position::start(size, rules);
     let record = NewGame {
         clock: settings.clock,
+        start: (!standard).then(|| start.clone()),
         ..NewGame::standard(
             size,
             rules,
@@ -167,7 +189,8 @@ async fn create(
         id
     };
     let log = StoreLog::shared(app.backend().shared_store()).with_record(id, record);
-    let session = Session::with_log(settings, Some(LogHandle::new(Arc::new(Mutex::new(log)))));
+    let log = Some(LogHandle::new(Arc::new(Mutex::new(log))));
+    let session = Session::from_position(settings, start, log);
     let game = LiveGame::new(id, session, seats);
     app.games().insert(id, Arc::clone(&game));
     game.begin(app.backend())?;
@@ -319,7 +342,7 @@ async fn hint(
     let scored = app
         .backend()
         .request(
-            game.id,
+            Some(game.id),
             ticket,
             &stop,
             app.backend().search_cap,

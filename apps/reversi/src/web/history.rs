@@ -18,6 +18,7 @@ use super::backend::StopOnDrop;
 use super::client::Client;
 use super::error::{ApiBytes, ApiJson, ApiPath, ApiQuery, AppError};
 use super::games::parse_level;
+use super::variations::{self, LineView};
 use super::view::{replay, AnalysisView, InfoView, ReplayStep};
 use super::AppState;
 use reversi_game::{analysis::analyze_alone, convert};
@@ -29,6 +30,7 @@ pub fn router() -> Router<AppState> {
         .route("/{id}", get(show).delete(delete))
         .route("/{id}/export", get(export))
         .route("/{id}/analysis", post(analysis))
+        .route("/{id}/variations", post(variations::play))
 }
 
 #[derive(Debug, Deserialize)]
@@ -79,6 +81,8 @@ struct GameRecord {
     positions: Vec<ReplayStep>,
     /// Whether the game can be played on in the browser (then `/api/games/ID` has it).
     live: bool,
+    /// The game's own moves, then its variations (see `POST /api/history/ID/variations`).
+    lines: Vec<LineView>,
 }
 
 async fn show(
@@ -87,7 +91,10 @@ async fn show(
 ) -> Result<Json<GameRecord>, AppError> {
     let (stored, seats) = {
         let store = app.store();
-        (store.load_game(GameId(id))?, store.web_seats(GameId(id))?)
+        (
+            variations::load(&store, GameId(id))?,
+            store.web_seats(GameId(id))?,
+        )
     };
     let live = stored.info.status == Status::InProgress && seats.is_some();
     Ok(Json(GameRecord {
@@ -100,6 +107,7 @@ async fn show(
             .collect(),
         positions: replay(&stored.game),
         live,
+        lines: variations::lines_view(&stored),
     }))
 }
 
@@ -293,7 +301,7 @@ async fn analysis(
     let stop = StopOnDrop(Arc::new(AtomicBool::new(false)));
     let result = app
         .backend()
-        .request(GameId(id), ticket, &stop, cap, move |flag| {
+        .request(Some(GameId(id)), ticket, &stop, cap, move |flag| {
             analyze_alone(&stored.game, level, time, flag, &mut |_, _| {})
         })
         .await?;

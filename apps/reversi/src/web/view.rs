@@ -274,6 +274,10 @@ pub struct ReplayStep {
     pub counts: Counts,
     /// The name of the opening line followed up to here, `null` when none is named.
     pub opening: Option<&'static str>,
+    /// The squares the side to move may play (where a variation may go on).
+    pub legal: Vec<String>,
+    /// Whether the side to move has no square and must pass.
+    pub must_pass: bool,
 }
 
 /// Every position of a game, for the replay slider.
@@ -287,6 +291,8 @@ pub fn replay(game: &Game) -> Vec<ReplayStep> {
             mv: i.checked_sub(1).map(|k| game.moves()[k].to_string()),
             counts: Counts::of(pos),
             opening: opening_name_at(game, i),
+            legal: names(&pos.legal_moves()),
+            must_pass: pos.must_pass(),
         })
         .collect()
 }

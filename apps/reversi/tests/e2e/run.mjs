@@ -527,6 +527,130 @@ const tests = {
     await page.context().close();
   },
 
+  async "a replay branches: a move played there is a variation, listed after a reload"() {
+    const page = await newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(BASE + "#/history");
+    await page.waitForSelector("#history-view:not([hidden])");
+    // A game of its own (its line tested nowhere else): d3 c5 d6 is not the game's d3 e3.
+    const id = await page.evaluate(async () => {
+      await api("POST", "/api/history/import?name=branch.txt", undefined, "d3e3f6c5b5b6f3f2e2d2c1d1c3b4e1g3 B+4\n");
+      const games = await api("GET", "/api/history?limit=0");
+      return Math.max(...games.filter((g) => g.moves === 16).map((g) => g.id));
+    });
+    await page.goto(`${BASE}#/replay/${id}`);
+    await page.waitForSelector("#replay-view:not([hidden])");
+    assert.equal(await page.locator("#replay-lines li").count(), 1);
+    await page.locator('#replay-moves li[data-ply="0"] button').click();
+    assert.equal(await page.locator("#replay-board").getAttribute("data-index"), "1");
+    assert.equal(await page.locator("#replay-board .sq.legal").count(), 3);
+    await page.locator('#replay-board [data-square="c5"]').click();
+    await page.waitForFunction(() => document.querySelectorAll("#replay-lines li").length === 2);
+    assert.equal(await page.locator("#replay-board").getAttribute("data-line"), "1");
+    assert.equal(await page.locator("#replay-board").getAttribute("data-index"), "2");
+    assert.match(await page.locator("#replay-lines li.current").textContent(), /^Variation 1 from move 2: c5$/);
+    // Going on at its end extends it; stepping back and forwards follows it.
+    await page.locator('#replay-board .sq.legal').first().click();
+    await page.waitForFunction(() => document.getElementById("replay-board").dataset.index === "3");
+    await page.click("#replay-prev");
+    await page.click("#replay-prev");
+    await page.click("#replay-next");
+    assert.equal(await page.locator("#replay-board").getAttribute("data-index"), "2");
+    assert.equal(await page.locator("#replay-moves li").count(), 3);
+    await page.screenshot({ path: `${SHOTS}/replay-variation.png`, fullPage: true });
+    // Kept: after a reload the variation is listed, and the main line marks where it parts.
+    await page.reload();
+    await page.waitForSelector("#replay-view:not([hidden])");
+    await page.waitForFunction(() => document.querySelectorAll("#replay-lines li").length === 2);
+    const branch = page.locator("#replay-moves li.branch");
+    assert.equal(await branch.count(), 1);
+    assert.equal(await branch.getAttribute("data-ply"), "1");
+    assert.match(await branch.textContent(), /^e3\(also c5\)$/);
+    await branch.locator("button.alt").click();
+    assert.equal(await page.locator("#replay-board").getAttribute("data-line"), "1");
+    assert.equal(await page.locator("#replay-moves li").count(), 3);
+    await page.locator('#replay-lines li[data-line="0"] button').click();
+    assert.equal(await page.locator("#replay-moves li").count(), 16);
+    // An illegal square is not offered: the board plays legal squares only.
+    assert.equal(await page.locator('#replay-board [data-square="a1"]').getAttribute("aria-disabled"), "true");
+    await page.context().close();
+    const phone = await newPage(PHONE);
+    await phone.goto(`${BASE}#/replay/${id}`);
+    await phone.waitForFunction(() => document.querySelectorAll("#replay-lines li").length === 2);
+    await phone.locator("#replay-lines li[data-line=\"1\"] button").tap();
+    assert.ok(await phone.evaluate(() => document.documentElement.scrollWidth) <= 390);
+    assert.deepEqual(await smallTargets(phone, "#replay-lines button, #replay-moves button"), []);
+    await phone.screenshot({ path: `${SHOTS}/phone-replay-variation.png`, fullPage: true });
+    await phone.context().close();
+  },
+
+  async "the position editor: set up, refuse the impossible, analyse, play from it, download its picture"() {
+    const page = await newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(BASE + "#/editor");
+    await page.waitForSelector("#editor-view:not([hidden])");
+    const pos = () => page.locator("#editor-board").getAttribute("data-position");
+    await page.waitForFunction(() => /4 legal moves/.test(document.getElementById("editor-status").textContent));
+    // Clearing leaves the centre empty: impossible under the Othello rule, refused with the reason.
+    await page.click("#editor-clear");
+    await page.waitForFunction(() => !document.getElementById("editor-problem").hidden);
+    assert.match(await page.locator("#editor-problem").textContent(), /centre squares are never empty/);
+    assert.equal(await page.locator("#editor-play").isDisabled(), true);
+    // A pasted transcript, read by the server.
+    await page.fill("#editor-paste", "f5d6c3");
+    await page.click("#editor-paste-form button[type=submit]");
+    await page.waitForFunction(() => document.getElementById("editor-problem").hidden &&
+      /White to move/.test(document.getElementById("editor-status").textContent));
+    assert.equal(await pos(), "------------------X--------XX------OXX-----O-------------------- O");
+    // Click a square to cycle it: empty, black, white; the side to move is a choice.
+    await page.locator('#editor-board [data-square="a1"]').click();
+    await page.waitForFunction(() => document.getElementById("editor-board").dataset.position.startsWith("X"));
+    await page.locator('#editor-board [data-square="a1"]').click();
+    await page.waitForFunction(() => document.getElementById("editor-board").dataset.position.startsWith("O"));
+    await page.locator('#editor-board [data-square="a1"]').click();
+    await page.waitForFunction(() => document.getElementById("editor-board").dataset.position.startsWith("-"));
+    await page.check('input[name=editor-turn][value=black]');
+    await page.waitForFunction(() => document.getElementById("editor-board").dataset.position.endsWith(" X") &&
+      /Black to move/.test(document.getElementById("editor-status").textContent));
+    await page.check('input[name=editor-turn][value=white]');
+    await page.waitForFunction(() => /White to move/.test(document.getElementById("editor-status").textContent));
+    // Analyse: every legal move scored, on the board and in the table.
+    await page.selectOption("#editor-analysis-level", "2");
+    await page.click("#editor-analyze");
+    await page.waitForFunction(() => /scored at level 2/.test(document.getElementById("editor-analysis-status").textContent));
+    const legal = await page.locator("#editor-board .sq.legal").count();
+    assert.equal(await page.locator("#editor-analysis tbody tr").count(), legal);
+    assert.equal(await page.locator("#editor-board .sq.hinted").count(), legal);
+    await page.screenshot({ path: `${SHOTS}/editor.png`, fullPage: true });
+    // The picture of the board: an SVG with its discs.
+    const [download] = await Promise.all([page.waitForEvent("download"), page.click("#editor-image")]);
+    const { readFileSync } = await import("node:fs");
+    const svg = readFileSync(await download.path(), "utf8");
+    assert.match(svg, /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    assert.equal((svg.match(/class="disc black"/g) || []).length, 5);
+    assert.equal((svg.match(/class="disc white"/g) || []).length, 2);
+    // Play from here: White (to move) against the computer as Black.
+    await page.selectOption("#editor-black", "computer");
+    await page.selectOption("#editor-white", "human");
+    await page.selectOption("#editor-level", "1");
+    await page.click("#editor-play");
+    await page.waitForSelector("#game-view:not([hidden])");
+    await page.waitForFunction(() => document.getElementById("board").dataset.moves !== undefined);
+    assert.equal(await page.locator("#board .sq.black").count(), 5);
+    assert.equal(await page.locator("#board .sq.white").count(), 2);
+    assert.match(await page.locator("#status").textContent(), /White/);
+    // The game's own board picture, too.
+    const [shot] = await Promise.all([page.waitForEvent("download"), page.click("#game-image")]);
+    assert.match(readFileSync(await shot.path(), "utf8"), /class="disc white"/);
+    await page.context().close();
+    // A phone: the editor fits, every control big enough to tap.
+    const phone = await newPage(PHONE);
+    await phone.goto(BASE + "#/editor");
+    await phone.waitForFunction(() => /4 legal moves/.test(document.getElementById("editor-status").textContent));
+    assert.ok(await phone.evaluate(() => document.documentElement.scrollWidth) <= 390);
+    assert.deepEqual(await smallTargets(phone, "#editor-view button:not(.sq), #editor-view select"), []);
+    await phone.screenshot({ path: `${SHOTS}/phone-editor.png`, fullPage: true });
+    await phone.context().close();
+  },
+
   async "a phone (390x844): the board, controls and history fit, touch targets 44 px"() {
     const page = await newPage(PHONE);
     await page.goto(BASE + "#/new");
@@ -688,8 +812,13 @@ const tests = {
 };
 
 let failed = 0;
+let ran = 0;
 const started = Date.now();
+// E2E_ONLY=WORDS runs the tests whose names contain them (while working on one).
+const only = process.env.E2E_ONLY;
 for (const [name, run] of Object.entries(tests)) {
+  if (only && !name.includes(only)) continue;
+  ran++;
   const t0 = Date.now();
   try {
     await run();
@@ -700,5 +829,5 @@ for (const [name, run] of Object.entries(tests)) {
   }
 }
 await browser.close();
-console.log(`${Object.keys(tests).length - failed} passed, ${failed} failed in ${Date.now() - started} ms`);
+console.log(`${ran - failed} passed, ${failed} failed in ${Date.now() - started} ms`);
 process.exit(failed ? 1 : 0);

@@ -349,6 +349,34 @@ impl Replay {
         Ok(self.shown)
     }
 
+    /// Shows `line` (a variation's id; `None`: the game's own moves) after its first `ply`
+    /// moves, then [`Replay::play`]s `mv` there: what a request that keeps no replay between
+    /// calls does (see [`crate::History::play_variation`]). Returns the index of the line
+    /// now shown.
+    ///
+    /// # Errors
+    /// [`VariationError::NoSuchLine`] for a line the game does not have,
+    /// [`VariationError::NoSuchPly`] past its end, or as [`Replay::play`].
+    pub fn play_after(
+        &mut self,
+        line: Option<VariationId>,
+        ply: usize,
+        mv: Move,
+        store: &mut Store,
+    ) -> Result<usize, VariationError> {
+        let index = match line {
+            None => 0,
+            Some(v) => self.index_of(v).ok_or(VariationError::NoSuchLine(v))?,
+        };
+        let len = self.lines[index].game.moves().len();
+        if ply > len {
+            return Err(VariationError::NoSuchPly { ply, len });
+        }
+        self.show(index);
+        self.jump(ply);
+        self.play(mv, store)
+    }
+
     fn placement(&self, mv: Move) -> Placement {
         if let Some(&(_, index)) = self.alternatives().iter().find(|&&(m, _)| m == mv) {
             Placement::Follow(index)
