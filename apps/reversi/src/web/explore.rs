@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use super::backend::{Backend, StopOnDrop};
 use super::client::Client;
 use super::error::{ApiQuery, AppError};
-use super::games::parse_level;
+use super::levels::parse_level;
 use super::view::{color_name, CandidateView};
 use super::AppState;
 

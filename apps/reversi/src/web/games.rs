@@ -14,7 +14,6 @@ use axum::{Json, Router};
 use futures_util::stream::{self, Stream, StreamExt};
 use reversi_core::{BoardSize, Color, Position, Rules, TimeControl};
 use reversi_engine::ai::hints;
-use reversi_engine::levels::Level;
 use reversi_store::{GameId, NewGame};
 use serde::{Deserialize, Serialize};
 use tokio::sync::broadcast::error::RecvError;
@@ -22,6 +21,7 @@ use tokio::sync::broadcast::error::RecvError;
 use super::backend::StopOnDrop;
 use super::client::Client;
 use super::error::{ApiJson, ApiPath, AppError};
+use super::levels::parse_level;
 use super::live::{Event, LiveGame, Seats};
 use super::position::read_position;
 use super::view::{color_name, CandidateView, GameView, ThinkingView};
@@ -305,17 +305,6 @@ pub struct HintRequest {
 struct Hints {
     ply: usize,
     candidates: Vec<CandidateView>,
-}
-
-pub fn parse_level(level: Option<u8>, default: u8) -> Result<Level, AppError> {
-    let n = level.unwrap_or(default);
-    Level::new(n).ok_or_else(|| {
-        AppError::bad_request(format!(
-            "level {n} is out of range: expected {}-{}",
-            Level::MIN,
-            Level::MAX
-        ))
-    })
 }
 
 async fn hint(

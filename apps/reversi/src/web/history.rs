@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use super::backend::StopOnDrop;
 use super::client::Client;
 use super::error::{ApiBytes, ApiJson, ApiPath, ApiQuery, AppError};
-use super::games::parse_level;
+use super::levels::parse_level;
 use super::variations::{self, LineView};
 use super::view::{replay, AnalysisView, InfoView, ReplayStep};
 use super::AppState;

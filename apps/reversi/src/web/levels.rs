@@ -8,6 +8,7 @@ use axum::{Json, Router};
 use reversi_engine::levels::Level;
 use serde::Serialize;
 
+use super::error::AppError;
 use super::AppState;
 
 /// One level as the page shows it.
@@ -22,6 +23,18 @@ pub struct LevelView {
     /// How often and how far the level strays from its best move, when it does.
     stray_percent: u8,
     stray_max_loss: i32,
+}
+
+/// The level a request asks for (`default` when it names none), or a 400 naming the range.
+pub fn parse_level(level: Option<u8>, default: u8) -> Result<Level, AppError> {
+    let n = level.unwrap_or(default);
+    Level::new(n).ok_or_else(|| {
+        AppError::bad_request(format!(
+            "level {n} is out of range: expected {}-{}",
+            Level::MIN,
+            Level::MAX
+        ))
+    })
 }
 
 pub fn router() -> Router<AppState> {

@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 use super::backend::StopOnDrop;
 use super::client::Client;
 use super::error::{ApiJson, ApiQuery, AppError};
-use super::games::parse_level;
+use super::levels::parse_level;
 use super::view::{board_rows, color_name, names, CandidateView, Counts};
 use super::AppState;
 
