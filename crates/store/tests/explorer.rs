@@ -4,6 +4,8 @@
 
 #![allow(clippy::unwrap_used)]
 
+mod common;
+
 use std::collections::{BTreeMap, HashSet};
 
 use reversi_core::bit_symmetry::{image, image_square, inverse};
@@ -401,21 +403,15 @@ fn the_migration_builds_the_index_of_an_existing_database() {
     let path = dir.path().join("old.sqlite3");
     {
         // A database of schema version 2 with one finished game, f5d6c3, and one abandoned.
-        let conn = rusqlite::Connection::open(&path).unwrap();
-        conn.execute_batch(include_str!("../migrations/0001_games.sql"))
-            .unwrap();
-        conn.execute_batch(include_str!("../migrations/0002_clocks.sql"))
-            .unwrap();
-        conn.execute_batch(
-            "PRAGMA application_id = 1381388883; PRAGMA user_version = 2;
-             INSERT INTO games (id, board_size, rules, black_name, black_kind, white_name, \
+        common::version_2_database(
+            &path,
+            "INSERT INTO games (id, board_size, rules, black_name, black_kind, white_name, \
              white_kind, status, result, black_score, white_score, move_count) VALUES \
              (1, 8, 'othello', 'Ann', 'human', 'Ben', 'human', 'finished', 'black', 40, 24, 3), \
              (2, 8, 'othello', 'Cy', 'human', 'Di', 'human', 'abandoned', NULL, NULL, NULL, 1);
              INSERT INTO moves (game_id, ply, square) VALUES (1, 0, 37), (1, 1, 43), \
              (1, 2, 18), (2, 0, 37);",
-        )
-        .unwrap();
+        );
     }
     let store = Store::open(&path).unwrap();
     assert_eq!(store.game_info(GameId(1)).unwrap().black.name, "Ann");

@@ -3,6 +3,8 @@
 
 #![allow(clippy::unwrap_used)]
 
+mod common;
+
 use std::path::Path;
 
 use reversi_core::{BoardSize, Color, Game, IllegalMove, Move, Outcome, Position, Rules, Score};
@@ -448,18 +450,12 @@ fn a_version_2_database_gains_seats_and_leases_and_keeps_its_games() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("v2.sqlite3");
     {
-        let conn = rusqlite::Connection::open(&path).unwrap();
-        conn.execute_batch(include_str!("../migrations/0001_games.sql"))
-            .unwrap();
-        conn.execute_batch(include_str!("../migrations/0002_clocks.sql"))
-            .unwrap();
-        conn.execute_batch(
-            "PRAGMA application_id = 1381388883; PRAGMA user_version = 2;
-             INSERT INTO games (board_size, rules, black_name, black_kind, white_name, \
+        common::version_2_database(
+            &path,
+            "INSERT INTO games (board_size, rules, black_name, black_kind, white_name, \
              white_kind, status) VALUES (8, 'othello', 'Ann', 'human', 'Ben', 'human', \
              'in_progress');",
-        )
-        .unwrap();
+        );
     }
     let store = Store::open(&path).unwrap();
     assert_eq!(store.game_info(GameId(1)).unwrap().black.name, "Ann");

@@ -3,6 +3,8 @@
 
 #![allow(clippy::unwrap_used)]
 
+mod common;
+
 use reversi_core::{BoardSize, Move, Position, Rules};
 use reversi_store::{
     GameId, MoveRecord, NewGame, Player, Store, StoreError, VariationId, SCHEMA_VERSION,
@@ -137,19 +139,13 @@ fn a_version_2_database_gains_variations_and_keeps_its_games() {
     {
         // The database as the schema of version 2 made it, with a game of two moves
         // (f5 = square 37, d6 = 43).
-        let conn = rusqlite::Connection::open(&path).unwrap();
-        conn.execute_batch(include_str!("../migrations/0001_games.sql"))
-            .unwrap();
-        conn.execute_batch(include_str!("../migrations/0002_clocks.sql"))
-            .unwrap();
-        conn.execute_batch(
-            "PRAGMA application_id = 1381388883; PRAGMA user_version = 2;
-             INSERT INTO games (board_size, rules, black_name, black_kind, white_name, \
+        common::version_2_database(
+            &path,
+            "INSERT INTO games (board_size, rules, black_name, black_kind, white_name, \
              white_kind, status, move_count, time_base_ms) VALUES (8, 'othello', 'Ann', \
              'human', 'Ben', 'human', 'in_progress', 2, 300000);
              INSERT INTO moves (game_id, ply, square) VALUES (1, 0, 37), (1, 1, 43);",
-        )
-        .unwrap();
+        );
     }
     let mut store = Store::open(&path).unwrap();
     let old = store.load_game(GameId(1)).unwrap();
