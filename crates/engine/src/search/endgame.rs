@@ -5,7 +5,7 @@
 use super::leaves;
 use super::parallel::Child;
 use super::probcut;
-use super::{final_score, Searcher, NO_MOVE};
+use super::{final_score, order, Searcher, INF, NO_MOVE};
 use crate::tt::{self, solved_depth};
 use crate::{kernel, stability, Board};
 
@@ -60,6 +60,7 @@ impl Searcher<'_> {
                 self.solve_2(b, alpha, beta, e.trailing_zeros(), 63 - e.leading_zeros())
             }
             3..DEEP_MIN => self.solve_shallow(b, alpha, beta, n),
+            DEEP_MIN..TT_MIN => self.solve_small(b, alpha, beta, n),
             _ => self.solve_deep(b, alpha, beta, n),
         }
     }
@@ -79,6 +80,11 @@ impl Searcher<'_> {
     /// Three to six empties.
     fn solve_shallow(&mut self, b: Board, alpha: i32, beta: i32, n: u32) -> i32 {
         kernel::dispatch!(leaves, solve_shallow(self, b, alpha, beta, n))
+    }
+
+    /// Small endgames, below the table: move generation and fastest-first negascout.
+    fn solve_small(&mut self, b: Board, alpha: i32, beta: i32, n: u32) -> i32 {
+        kernel::dispatch!(versions, solve_small(self, b, alpha, beta, n))
     }
 
     /// Deeper endgames: move generation, fastest-first ordering, negascout and the table.
@@ -115,6 +121,82 @@ mod versions {
     use super::*;
 
     crate::kernel::multiversion! {
+        /// Small endgames (from [`DEEP_MIN`] empties to below [`TT_MIN`]): the moves are
+        /// generated and scored fastest-first, then picked best first one at a time (the first
+        /// often cuts, so the rest are never sorted), without the table.
+        fn solve_small(this: &mut Searcher<'_>, b: Board, mut alpha: i32, beta: i32, n: u32) -> i32 {
+            this.nodes += 1;
+            if this.poll() {
+                return 0;
+            }
+            let mut moves = this.moves(b);
+            if moves == 0 {
+                let passed = b.pass();
+                if this.moves(passed) == 0 {
+                    return final_score(b, this.mask);
+                }
+                return -solve_small(this, passed, -beta, -alpha, n);
+            }
+            if let Some(cap) = stability::cutoff(b, this.mask, alpha) {
+                return cap;
+            }
+            if this.selectivity < probcut::NO_SELECTIVITY && n >= probcut::ENDGAME_MIN_EMPTIES {
+                if let Some(v) = this.probcut(b, None, n, alpha, beta) {
+                    return v;
+                }
+                if this.stopped {
+                    return 0;
+                }
+            }
+            // At most one move an empty square, and fewer than TT_MIN empties.
+            let mut squares = [0u32; TT_MIN as usize];
+            let mut flipped = [0u64; TT_MIN as usize];
+            let mut scores = [0i32; TT_MIN as usize];
+            let mut count = 0;
+            while moves != 0 {
+                let sq = moves.trailing_zeros();
+                moves &= moves - 1;
+                let f = b.flips(sq);
+                scores[count] = order::fastest_first(this, sq, b.make(sq, f));
+                squares[count] = sq;
+                flipped[count] = f;
+                count += 1;
+            }
+            let mut best = -INF;
+            for i in 0..count {
+                let mut k = i;
+                for j in i + 1..count {
+                    if scores[j] > scores[k] {
+                        k = j;
+                    }
+                }
+                scores.swap(i, k);
+                squares.swap(i, k);
+                flipped.swap(i, k);
+                let child = b.make(squares[i], flipped[i]);
+                let v = if i == 0 {
+                    -this.solve_n(child, -beta, -alpha, n - 1)
+                } else {
+                    let mut v = -this.solve_n(child, -alpha - 1, -alpha, n - 1);
+                    if v > alpha && v < beta {
+                        v = -this.solve_n(child, -beta, -v, n - 1);
+                    }
+                    v
+                };
+                if this.stopped {
+                    return 0;
+                }
+                if v > best {
+                    best = v;
+                    if v >= beta {
+                        break;
+                    }
+                    alpha = alpha.max(v);
+                }
+            }
+            best
+        }
+
         /// Deeper endgames: move generation, fastest-first ordering, negascout and the table.
         fn solve_deep(this: &mut Searcher<'_>, b: Board, mut alpha: i32, mut beta: i32, n: u32) -> i32 {
             this.nodes += 1;

@@ -80,6 +80,21 @@ impl Searcher<'_> {
     }
 }
 
+/// The fastest-first score of the move `sq` that gave `child`: fewer opponent moves (and
+/// corner moves) and fewer empty squares next to the mover's discs are better; corners win
+/// ties.
+#[inline(always)]
+pub(crate) fn fastest_first(this: &Searcher<'_>, sq: u32, child: Board) -> i32 {
+    let opp = this.moves(child);
+    let mut s = -16 * opp.count_ones() as i32 - 4 * (opp & CORNERS).count_ones() as i32;
+    s -=
+        (crate::eval::neighbours(child.opponent) & child.empties() & this.mask).count_ones() as i32;
+    if (1u64 << sq) & CORNERS != 0 {
+        s += 8;
+    }
+    s
+}
+
 impl Searcher<'_> {
     /// The root's moves: the hash move first, then by the midgame ordering.
     pub(crate) fn order_root(&mut self, b: Board, hash_move: u8) -> MoveList {
@@ -90,7 +105,9 @@ impl Searcher<'_> {
 
 /// The orderings compiled once per kernel set ([`crate::kernel::multiversion`]).
 mod versions {
-    use super::{sorted, MoveList, Searcher, CORNERS, DEEP_ORDER_MIN, EVAL_ORDER_MIN};
+    use super::{
+        fastest_first, sorted, MoveList, Searcher, CORNERS, DEEP_ORDER_MIN, EVAL_ORDER_MIN,
+    };
     use super::{EVAL_ORDER_WEIGHT, SEARCH_ORDER_MIN};
     use crate::eval::neighbours;
     use crate::search::INF;
@@ -131,12 +148,7 @@ mod versions {
             empties: u32,
         ) -> MoveList {
             sorted(b, moves, hash_move, |sq, child| {
-                let opp = this.moves(child);
-                let mut s = -16 * opp.count_ones() as i32 - 4 * (opp & CORNERS).count_ones() as i32;
-                s -= (neighbours(child.opponent) & child.empties() & this.mask).count_ones() as i32;
-                if (1u64 << sq) & CORNERS != 0 {
-                    s += 8;
-                }
+                let mut s = fastest_first(this, sq, child);
                 if empties >= SEARCH_ORDER_MIN {
                     let depth = if empties >= DEEP_ORDER_MIN { 2 } else { 1 };
                     s -= EVAL_ORDER_WEIGHT * look_ahead(this, child, depth, -INF, INF);
