@@ -234,6 +234,10 @@ pub(crate) mod portable {
     pub(crate) use crate::flip::flips_scalar as flips;
     pub(crate) use crate::mobility::moves_scalar as moves;
     pub(crate) use crate::pattern::ternary_portable as ternary;
+
+    /// No prefetch instruction here: the load happens when the data is read.
+    #[inline(always)]
+    pub(crate) fn prefetch<T>(_address: *const T) {}
 }
 
 /// The x86-64-v3 kernels under the same names, for code compiled with those features.
@@ -252,13 +256,26 @@ pub(crate) mod x86v3 {
     }
     pub(crate) use crate::mobility::avx2::moves;
     pub(crate) use crate::pattern::bmi2::ternary;
+
+    /// Asks the CPU to start loading the cache line at `address` (a table bucket probed
+    /// soon), so that the probe does not wait for memory. The portable twin does nothing;
+    /// results cannot differ, only the time.
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    pub(crate) fn prefetch<T>(address: *const T) {
+        // SAFETY: SSE is part of every x86-64 CPU, and a prefetch is only a hint: it never
+        // faults and changes no memory, whatever the address.
+        unsafe {
+            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(address.cast());
+        }
+    }
 }
 
 /// Compiles free functions three times, into modules `portable` (the portable kernels, no
 /// target feature), `x86v3` and `x86v4` (the AVX2/BMI2 kernels, every function compiled with
 /// the tier's features so that the kernels inline and POPCNT/LZCNT/BMI1 serve `count_ones`
 /// and friends). Inside, the functions call each other and `flips`/`moves`/
-/// `count_last_flips`/`ternary` by plain name and get their own module's versions. Callers
+/// `count_last_flips`/`ternary`/`prefetch` by plain name and get their own module's versions. Callers
 /// enter through [`dispatch`].
 ///
 /// Each function must be written `fn name(args) -> Type { body }`, optionally after

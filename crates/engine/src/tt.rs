@@ -115,6 +115,31 @@ pub struct TranspositionTable {
     date: AtomicU64,
 }
 
+/// Asks Linux to back the memory at `start` (`bytes` long, not yet touched) with huge pages
+/// (2 MB instead of 4 KB). A probe of a large table then rarely misses the address
+/// translation caches: a 1 GB table is 512 huge pages against 262,144 small ones. Elsewhere,
+/// or where the kernel declines, nothing changes but the speed.
+#[cfg(target_os = "linux")]
+#[allow(unsafe_code)]
+fn advise_huge_pages<T>(start: *const T, bytes: usize) {
+    const HUGE_PAGE: usize = 2 << 20;
+    let address = start as usize;
+    let first = address.next_multiple_of(HUGE_PAGE);
+    let end = (address + bytes) / HUGE_PAGE * HUGE_PAGE;
+    if end > first {
+        // SAFETY: `madvise` with MADV_HUGEPAGE only advises the kernel on how to back the
+        // pages of [first, end), which lie inside this process's own allocation (the
+        // vector's reserved capacity); it changes no memory contents and no mapping that
+        // Rust relies on. Its result is a hint's: ignored.
+        unsafe {
+            libc::madvise(first as *mut libc::c_void, end - first, libc::MADV_HUGEPAGE);
+        }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages<T>(_start: *const T, _bytes: usize) {}
+
 /// A 64-bit hash of a board (player to move).
 #[inline(always)]
 #[must_use]
@@ -139,7 +164,11 @@ impl TranspositionTable {
             .next_power_of_two()
             .max(2)
             / 2;
-        let slots = (0..2 * buckets).map(|_| Slot::default()).collect();
+        // Reserve first, ask for huge pages, then fill: the pages are touched only after the
+        // advice, so the kernel can back the table with 2 MB pages.
+        let mut slots = Vec::with_capacity(2 * buckets);
+        advise_huge_pages(slots.as_ptr(), 2 * buckets * std::mem::size_of::<Slot>());
+        slots.resize_with(2 * buckets, Slot::default);
         TranspositionTable {
             slots,
             mask: buckets - 1,
@@ -184,6 +213,16 @@ impl TranspositionTable {
     #[inline]
     fn bucket(&self, key: u64) -> usize {
         ((key as usize) & self.mask) * 2
+    }
+
+    /// The address of the bucket of `key`, for a prefetch before [`Self::probe`] (null for
+    /// a disabled table; a prefetch of it does nothing).
+    #[inline(always)]
+    #[must_use]
+    pub(crate) fn address(&self, key: u64) -> *const u8 {
+        self.slots
+            .get(self.bucket(key))
+            .map_or(std::ptr::null(), |s| std::ptr::from_ref(s).cast())
     }
 
     /// What is known about the board with hash `key`.

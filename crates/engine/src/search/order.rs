@@ -18,6 +18,10 @@ const SEARCH_ORDER_MIN: u32 = 18;
 /// 5.71e9; three or four plies from 23-24 empties cost more than they saved.
 const DEEP_ORDER_MIN: u32 = 19;
 
+/// Above this many empties the endgame ordering prefetches each child's table bucket: the
+/// children use the table ([`super::endgame`] from 10 empties).
+const PREFETCH_MIN: u32 = 10;
+
 /// Corners of the 8x8 board (small boards rely on the other terms).
 const CORNERS: u64 = 0x8100_0000_0000_0081;
 
@@ -108,7 +112,7 @@ mod versions {
     use super::{
         fastest_first, sorted, MoveList, Searcher, CORNERS, DEEP_ORDER_MIN, EVAL_ORDER_MIN,
     };
-    use super::{EVAL_ORDER_WEIGHT, SEARCH_ORDER_MIN};
+    use super::{EVAL_ORDER_WEIGHT, PREFETCH_MIN, SEARCH_ORDER_MIN};
     use crate::eval::neighbours;
     use crate::search::INF;
     use crate::Board;
@@ -148,6 +152,10 @@ mod versions {
             empties: u32,
         ) -> MoveList {
             sorted(b, moves, hash_move, |sq, child| {
+                if empties > PREFETCH_MIN {
+                    // The child's bucket, probed by the transposition cutoff or the child.
+                    prefetch(this.tt.address(crate::tt::hash(child)));
+                }
                 let mut s = fastest_first(this, sq, child);
                 if empties >= SEARCH_ORDER_MIN {
                     let depth = if empties >= DEEP_ORDER_MIN { 2 } else { 1 };
