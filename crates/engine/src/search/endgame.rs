@@ -16,6 +16,9 @@ const SPLIT_MIN_EMPTIES: u32 = 12;
 /// From this many empties the solver looks up every child in the table before searching
 /// (from 14 before: FFO #45-#48 414 M -> 404 M nodes, #49-#52 1.66e9 -> 1.62e9).
 const ETC_MIN: u32 = 12;
+/// How far (in discs) the evaluation must put a node below alpha for the solver to order its
+/// moves fastest-first only.
+const ALL_NODE_MARGIN: i32 = 8;
 /// From this many empties the solver uses the transposition table.
 const TT_MIN: u32 = 10;
 
@@ -236,7 +239,16 @@ mod versions {
                     return 0;
                 }
             }
-            let list = this.order_endgame(b, moves, hash_move, n);
+            // A node the evaluation puts far below alpha will likely fail low: all its moves
+            // get searched whatever their order, so the cheap ordering does.
+            let likely_all = n >= order::EVAL_ORDER_MIN
+                && this.eval.evaluate(b, this.mask) < alpha - ALL_NODE_MARGIN;
+            let order_empties = if likely_all {
+                order::EVAL_ORDER_MIN - 1
+            } else {
+                n
+            };
+            let list = this.order_endgame(b, moves, hash_move, order_empties);
             if n >= ETC_MIN {
                 // Enhanced transposition cutoff: a child the table already proves good enough.
                 for &(sq, flips) in &list {

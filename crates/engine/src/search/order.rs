@@ -8,7 +8,7 @@ use crate::{kernel, Board};
 
 /// From this many empties the endgame ordering also asks the evaluation (from 16 before: FFO
 /// #49-#52 2.39e9 -> 2.31e9 nodes, #54 5.71e9 -> 5.12e9; from 12 saved nodes but not time).
-const EVAL_ORDER_MIN: u32 = 14;
+pub(crate) const EVAL_ORDER_MIN: u32 = 14;
 const EVAL_ORDER_WEIGHT: i32 = 8;
 /// From this many empties the endgame ordering looks one ply further instead: the best
 /// evaluation among the opponent's replies.
