@@ -85,6 +85,24 @@ impl Searcher<'_> {
         kernel::dispatch!(leaves, solve_shallow(self, b, alpha, beta, n))
     }
 
+    /// The cutoffs a node of `n` empties tries before its moves: the stability cutoff, then
+    /// probcut in a selective solve. `Some(0)` when the search stopped meanwhile.
+    #[inline(always)]
+    fn cutoff(&mut self, b: Board, alpha: i32, beta: i32, n: u32) -> Option<i32> {
+        if let Some(cap) = stability::cutoff(b, self.mask, alpha) {
+            return Some(cap);
+        }
+        if self.selectivity < probcut::NO_SELECTIVITY && n >= probcut::ENDGAME_MIN_EMPTIES {
+            if let Some(v) = self.probcut(b, None, n, alpha, beta) {
+                return Some(v);
+            }
+            if self.stopped {
+                return Some(0);
+            }
+        }
+        None
+    }
+
     /// Small endgames, below the table: move generation and fastest-first negascout.
     fn solve_small(&mut self, b: Board, alpha: i32, beta: i32, n: u32) -> i32 {
         kernel::dispatch!(versions, solve_small(self, b, alpha, beta, n))
@@ -140,16 +158,8 @@ mod versions {
                 }
                 return -solve_small(this, passed, -beta, -alpha, n);
             }
-            if let Some(cap) = stability::cutoff(b, this.mask, alpha) {
-                return cap;
-            }
-            if this.selectivity < probcut::NO_SELECTIVITY && n >= probcut::ENDGAME_MIN_EMPTIES {
-                if let Some(v) = this.probcut(b, None, n, alpha, beta) {
-                    return v;
-                }
-                if this.stopped {
-                    return 0;
-                }
+            if let Some(v) = this.cutoff(b, alpha, beta, n) {
+                return v;
             }
             // At most one move an empty square, and fewer than TT_MIN empties.
             let mut squares = [0u32; TT_MIN as usize];
@@ -228,16 +238,8 @@ mod versions {
                     }
                 }
             }
-            if let Some(cap) = stability::cutoff(b, this.mask, alpha) {
-                return cap;
-            }
-            if this.selectivity < probcut::NO_SELECTIVITY && n >= probcut::ENDGAME_MIN_EMPTIES {
-                if let Some(v) = this.probcut(b, None, n, alpha, beta) {
-                    return v;
-                }
-                if this.stopped {
-                    return 0;
-                }
+            if let Some(v) = this.cutoff(b, alpha, beta, n) {
+                return v;
             }
             // A node the evaluation puts far below alpha will likely fail low: all its moves
             // get searched whatever their order, so the cheap ordering does.
