@@ -56,7 +56,7 @@ fn full_diagonals(filled: u64, lines: &[u64; 15]) -> u64 {
     full
 }
 
-/// `EDGE[own * 256 + other]`: the discs of `own` (one bit a square of an edge of the 8x8
+/// `edge_table()[own << 8 | other]`: the discs of `own` (one bit a square of an edge of the 8x8
 /// board) that no sequence of moves on that edge can flip, for every placement of `own` and
 /// `other` on it. Edge discs can only be flipped along their edge, so these are stable.
 fn edge_table() -> &'static [u8; 65536] {
@@ -88,7 +88,7 @@ fn edge_stable(own: u8, other: u8, table: &mut [u8; 65536], known: &mut [bool]) 
         if empty >> sq & 1 == 0 {
             continue;
         }
-        // `own` plays sq, then `other` does.
+        // Either side may fill sq (a move there may be legal through another line).
         let f = line_flips(own, other, sq);
         stable &= edge_stable(own | 1 << sq | f, other & !f, table, known);
         let f = line_flips(other, own, sq);
