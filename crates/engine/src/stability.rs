@@ -167,6 +167,7 @@ fn edge_stable_discs(own: u64, other: u64) -> u64 {
 /// until it stops changing gives a sound lower bound; on 8x8 it grows from the discs the
 /// edge table proves stable, which finds more of them in fewer rounds.
 #[must_use]
+#[inline(always)]
 pub fn stable_discs(own: u64, other: u64, mask: u64) -> u64 {
     let filled = own | other | !mask;
     let full_h = full_rows(filled);
