@@ -108,27 +108,7 @@ pub enum HistoryCommand {
     /// without one), in any of its eight orientations: games, Black's wins, draws and White's
     /// wins, Black's mean final disc margin, and the engine's value of each move (the book's,
     /// else a quick search's). Finished 8x8 games count, up to 28 discs on the board.
-    Explore {
-        /// The position: a board and the side to move, an OBF line, a GGF game or a
-        /// transcript (f5d6c3), as `reversi analyze` reads it.
-        #[arg(allow_hyphen_values = true, value_name = "POSITION")]
-        position: Option<String>,
-        /// The side to move (X or O), when the board is given as a word of its own.
-        #[arg(value_name = "SIDE")]
-        side: Option<String>,
-        /// The level whose search values the moves the book lacks: 1-60 or a name.
-        #[arg(long, default_value_t = reversi_game::EXPLORER_LEVEL.to_string())]
-        level: String,
-        /// Leave out the engine's values (the games' counts alone answer at once).
-        #[arg(long)]
-        no_values: bool,
-        /// Start rule of a transcript or board: othello or reversi.
-        #[arg(long, default_value = "othello")]
-        rules: Rules,
-        /// Print JSON instead of a table.
-        #[arg(long)]
-        json: bool,
-    },
+    Explore(explore::ExploreArgs),
     /// Build the explorer's index again from every stored game (the import and the schema
     /// migration build it already; this is for a database changed by other programs).
     Reindex,
@@ -221,24 +201,7 @@ pub fn run(args: HistoryArgs) -> anyhow::Result<ExitCode> {
             rules,
         } => import::run(&mut Store::open(&path)?, &files, format, size, rules),
         HistoryCommand::Analyze { id, level } => analyze::run(&require(&path)?, id, &level),
-        HistoryCommand::Explore {
-            position,
-            side,
-            level,
-            no_values,
-            rules,
-            json,
-        } => explore::run(
-            &require(&path)?,
-            &explore::ExploreArgs {
-                position,
-                side,
-                level,
-                no_values,
-                rules,
-                json,
-            },
-        ),
+        HistoryCommand::Explore(args) => explore::run(&require(&path)?, &args),
         HistoryCommand::Reindex => explore::reindex(&mut require(&path)?),
         HistoryCommand::Resume { id, plain } => resume(&path, id, plain),
         HistoryCommand::Replay { id, plain } => replay(&path, id, plain),

@@ -18,12 +18,26 @@ use serde_json::{json, Value};
 use crate::commands::analyze::kind_json;
 
 /// What to explore, as the command line gives it.
+#[derive(clap::Args, Debug)]
 pub struct ExploreArgs {
+    /// The position: a board and the side to move, an OBF line, a GGF game or a
+    /// transcript (f5d6c3), as `reversi analyze` reads it.
+    #[arg(allow_hyphen_values = true, value_name = "POSITION")]
     pub position: Option<String>,
+    /// The side to move (X or O), when the board is given as a word of its own.
+    #[arg(value_name = "SIDE")]
     pub side: Option<String>,
+    /// The level whose search values the moves the book lacks: 1-60 or a name.
+    #[arg(long, default_value_t = reversi_game::EXPLORER_LEVEL.to_string())]
     pub level: String,
+    /// Leave out the engine's values (the games' counts alone answer at once).
+    #[arg(long)]
     pub no_values: bool,
+    /// Start rule of a transcript or board: othello or reversi.
+    #[arg(long, default_value = "othello")]
     pub rules: Rules,
+    /// Print JSON instead of a table.
+    #[arg(long)]
     pub json: bool,
 }
 
