@@ -462,6 +462,8 @@ const tests = {
     // The replay board has them too.
     await page.goto(`${BASE}#/replay/${state.fullGame}`);
     await page.waitForSelector("#replay-view:not([hidden])");
+    // The labels come with the loaded game, which may follow the view's showing.
+    await page.locator("#replay-view .coords.top span").first().waitFor();
     assert.equal(await page.locator("#replay-view .coords.top span").count(), 8);
     const icon = await page.locator("link[rel=icon]").getAttribute("href");
     const resp = await page.request.get(BASE.replace(/\/$/, "") + icon);
