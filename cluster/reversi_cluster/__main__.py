@@ -43,7 +43,8 @@ def pipeline(a, driver):
         "selfplay",
         ["train", "selfplay", "--out", "{out}", "--games", str(a.games),
          "--depth", str(a.play_depth), "--exact-empties", str(a.play_exact),
-         "--seed", str(a.seed), "--openings", "{file:openings}"]
+         "--seed", str(a.seed), "--random-moves", str(a.random_moves),
+         "--openings", "{file:openings}"]
         + (["--weights", "{file:weights}"] if a.weights else []),
         a.shards,
         os.path.join(out, "selfplay-shards"),
@@ -117,6 +118,8 @@ def main(argv=None):
     pp.add_argument("--label-shards", type=int, default=0, help="label shards [default: --shards]")
     pp.add_argument("--play-depth", type=int, default=8)
     pp.add_argument("--play-exact", type=int, default=14)
+    pp.add_argument("--random-moves", type=int, default=0,
+                    help="random legal moves after each XOT opening (train selfplay --random-moves)")
     pp.add_argument("--label-depth", type=int, default=12)
     pp.add_argument("--label-exact", type=int, default=18)
     pp.add_argument("--weights", help="weights of the playing and labelling engine")

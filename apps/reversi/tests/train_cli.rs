@@ -83,6 +83,21 @@ fn selfplay_and_labels_merge_into_the_bytes_of_one_run() {
         assert_eq!(merged, relabelled, "labels in {count} shards");
     }
 
+    // Random moves after the opening: other games, the same bytes in shards.
+    let random = ["--random-moves", "4"];
+    let varied = tmp.path().join("varied");
+    run(SELFPLAY, &[&random[..], &["--out", s(&varied)]].concat());
+    let varied = std::fs::read(varied.join("selfplay-3.bin")).unwrap();
+    assert_ne!(varied, one, "random moves change the games");
+    let merged = sharded(
+        SELFPLAY,
+        &random,
+        &tmp.path().join("r3"),
+        3,
+        "selfplay-3.bin",
+    );
+    assert_eq!(merged, varied, "self-play with random moves in 3 shards");
+
     // A shard already written is skipped, not played again.
     let shards = tmp.path().join("n2/play/shards");
     let out = run(SELFPLAY, &["--out", s(&shards), "--shard", "1/2"]);

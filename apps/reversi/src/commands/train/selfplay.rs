@@ -3,6 +3,9 @@
 //! holding the games numbered K modulo N (shard.rs), which `train merge` joins into the
 //! run's file.
 //!
+//! With `--random-moves N` each game first plays N random legal moves after its XOT
+//! opening, drawn from the seed and the game's number, so that many games share no opening.
+//!
 //! Each game is played by one-thread searches on tables cleared before it and its positions
 //! solved on a cleared table, so a game's records do not depend on the games before it, on
 //! `--threads` or on the sharding.
@@ -15,6 +18,8 @@ use anyhow::Context;
 use clap::Args;
 use reversi_engine::engine::{Engine, Limits};
 use reversi_engine::pattern::crc32;
+use reversi_engine::rng::XorShift64;
+use reversi_engine::Board;
 
 use super::data::{self, Kind, Record};
 use super::duel::{engine_with, openings, play};
@@ -36,6 +41,11 @@ pub struct SelfplayArgs {
     /// Solve positions with this many empties or fewer exactly.
     #[arg(long, default_value_t = 14)]
     pub exact_empties: u32,
+    /// Random legal moves each game plays after its XOT opening before the engine takes
+    /// over (drawn from the seed and the game's number: the same whatever the threads or
+    /// shards).
+    #[arg(long, default_value_t = 0)]
+    pub random_moves: u32,
     /// Picks the first opening (seed × games) and names the file.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -84,6 +94,7 @@ pub fn run(a: &SelfplayArgs) -> anyhow::Result<()> {
         || (engine_with(eval.clone()), Engine::new(64, 1)),
         |(player, solver), &g| {
             let (board, black) = openings[g];
+            let (board, black) = random_moves(board, black, a.random_moves, a.seed, g);
             let (_, seen) = play(board, black, [&*player, &*player], &limits);
             solver.clear();
             seen.iter()
@@ -124,8 +135,8 @@ pub fn run(a: &SelfplayArgs) -> anyhow::Result<()> {
             let file = ShardFile {
                 target: format!("{stem}.bin"),
                 job: format!(
-                    "train selfplay seed={} games={} depth={} exact-empties={} weights={weights} openings=crc32:{openings_crc:08x}",
-                    a.seed, a.games, a.depth, a.exact_empties
+                    "train selfplay seed={} games={} depth={} exact-empties={} random-moves={} weights={weights} openings=crc32:{openings_crc:08x}",
+                    a.seed, a.games, a.depth, a.exact_empties, a.random_moves
                 ),
                 shard,
                 units: a.games,
@@ -141,4 +152,66 @@ pub fn run(a: &SelfplayArgs) -> anyhow::Result<()> {
         t.elapsed().as_secs_f64()
     );
     Ok(())
+}
+
+/// Plays `count` random legal moves from `board` (passing when the side to move has none),
+/// drawn from a generator seeded by the run's `seed` and the game's number `game`; stops
+/// early if the game ends. Returns the board and whether Black is to move.
+fn random_moves(
+    mut board: Board,
+    mut black: bool,
+    count: u32,
+    seed: u64,
+    game: usize,
+) -> (Board, bool) {
+    let mut rng = XorShift64::new(
+        seed.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            ^ (game as u64 + 1).wrapping_mul(0xbf58_476d_1ce4_e5b9),
+    );
+    for _ in 0..count {
+        if board.moves() == 0 {
+            if board.pass().moves() == 0 {
+                break;
+            }
+            board = board.pass();
+            black = !black;
+        }
+        let mut moves = board.moves();
+        for _ in 0..rng.below(u64::from(moves.count_ones())) {
+            moves &= moves - 1;
+        }
+        board = board.play(moves.trailing_zeros());
+        black = !black;
+    }
+    (board, black)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn random_moves_are_legal_and_depend_on_the_game() {
+        let start = Board::START;
+        let (same, black) = random_moves(start, true, 0, 1, 0);
+        assert_eq!((same, black), (start, true));
+        let mut seen = std::collections::HashSet::new();
+        for game in 0..20 {
+            let (b, black) = random_moves(start, true, 6, 1, game);
+            assert_eq!(b, random_moves(start, true, 6, 1, game).0, "repeatable");
+            assert_eq!(b.empties().count_ones(), 54, "six discs placed");
+            assert!(black, "six moves without a pass leave Black to move");
+            seen.insert(b);
+        }
+        assert!(seen.len() > 10, "games differ: {} distinct", seen.len());
+        // Sixty moves play a game to its end (passing on the way if need be); at the end
+        // nothing more is played.
+        let (b, _) = random_moves(start, true, 60, 7, 0);
+        assert_eq!(b.moves() | b.pass().moves(), 0, "played to the end");
+        assert_eq!(
+            random_moves(b, true, 3, 7, 0).0,
+            b,
+            "nothing to play at the end"
+        );
+    }
 }
