@@ -122,6 +122,32 @@ fn selfplay_and_labels_merge_into_the_bytes_of_one_run() {
 }
 
 #[test]
+fn selfplay_reuses_openings_only_with_random_moves() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    // Seed 5000 of 3-game runs starts at opening 15,000, past the end of the XOT list.
+    let far = [
+        "--out",
+        s(&out),
+        "--games",
+        "3",
+        "--depth",
+        "1",
+        "--seed",
+        "5000",
+    ];
+    let failed = reversi(&[&SELFPLAY[..2], &far[..]].concat()).assert_failure();
+    assert!(failed.stderr.contains("too few openings"), "{failed}");
+    assert!(!out.join("selfplay-5000.bin").exists());
+    run(
+        &SELFPLAY[..2],
+        &[&far[..], &["--random-moves", "2"]].concat(),
+    );
+    let bytes = std::fs::read(out.join("selfplay-5000.bin")).unwrap();
+    assert!(bytes.len() > 3 * 40 * 18, "three games of positions");
+}
+
+#[test]
 fn merge_refuses_missing_foreign_and_damaged_shards() {
     let tmp = tempfile::tempdir().unwrap();
     let shards = tmp.path().join("shards");

@@ -47,26 +47,30 @@ pub(super) fn openings(
     from: usize,
     count: usize,
 ) -> anyhow::Result<Vec<(Board, bool)>> {
+    let all = all_openings(path)?;
+    if all.len() < from.saturating_add(count) {
+        bail!(
+            "{} holds too few openings ({count} needed from {from}, it has {})",
+            path.display(),
+            all.len()
+        );
+    }
+    Ok(all[from..from + count].to_vec())
+}
+
+/// Every opening of a transcript file, as boards with Black's turn flag.
+pub(super) fn all_openings(path: &Path) -> anyhow::Result<Vec<(Board, bool)>> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("reading the openings {}", path.display()))?;
     let start = Position::start(BoardSize::EIGHT, Rules::Othello);
-    let mut out = Vec::with_capacity(count);
-    for (i, line) in text.lines().enumerate().skip(from) {
-        if out.len() == count {
-            break;
-        }
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
         let game = parse_transcript(line.trim(), start.clone())
             .with_context(|| format!("{}:{}", path.display(), i + 1))?;
         let pos = game.current();
         let (board, _) =
             Board::from_position(pos).with_context(|| format!("{}:{}", path.display(), i + 1))?;
         out.push((board, pos.turn() == Color::Black));
-    }
-    if out.len() < count {
-        bail!(
-            "{} holds too few openings ({count} needed from {from})",
-            path.display()
-        );
     }
     Ok(out)
 }

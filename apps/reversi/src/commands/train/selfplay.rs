@@ -4,7 +4,9 @@
 //! run's file.
 //!
 //! With `--random-moves N` each game first plays N random legal moves after its XOT
-//! opening, drawn from the seed and the game's number, so that many games share no opening.
+//! opening, drawn from the seed and the game's number, so that games differ even when they
+//! start from the same opening: the XOT list is then taken again from its start when a run
+//! needs more openings than it holds.
 //!
 //! Each game is played by one-thread searches on tables cleared before it and its positions
 //! solved on a cleared table, so a game's records do not depend on the games before it, on
@@ -22,7 +24,7 @@ use reversi_engine::rng::XorShift64;
 use reversi_engine::Board;
 
 use super::data::{self, Kind, Record};
-use super::duel::{engine_with, openings, play};
+use super::duel::{all_openings, engine_with, openings, play};
 use super::parallel;
 use super::shard::{self, Shard, ShardFile};
 
@@ -32,7 +34,8 @@ pub struct SelfplayArgs {
     /// Data folder to write `selfplay-SEED.bin` (or its shard file) to.
     #[arg(long)]
     pub out: PathBuf,
-    /// Games (from consecutive XOT openings starting at the seed's offset).
+    /// Games (from consecutive XOT openings starting at the seed's offset; with
+    /// `--random-moves` the list is taken again from its start when it runs out).
     #[arg(long, default_value_t = 200)]
     pub games: usize,
     /// Depth of the searches that play and label the positions.
@@ -77,7 +80,20 @@ pub fn run(a: &SelfplayArgs) -> anyhow::Result<()> {
     }
     let path = a.openings.clone().unwrap_or_else(crate::data::xot_openings);
     let from = usize::try_from(a.seed)?.saturating_mul(a.games);
-    let openings = openings(&path, from, a.games)?;
+    // Without random moves a game repeated from the same opening would be the same game.
+    let openings = if a.random_moves == 0 {
+        openings(&path, from, a.games)
+            .context("without --random-moves each opening is played once")?
+    } else {
+        let all = all_openings(&path)?;
+        if all.is_empty() {
+            anyhow::bail!("{} holds no openings", path.display());
+        }
+        let first = from % all.len();
+        (0..a.games)
+            .map(|g| all[(first + g % all.len()) % all.len()])
+            .collect()
+    };
     let openings_crc =
         crc32(&std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?);
     std::fs::create_dir_all(&a.out).with_context(|| format!("creating {}", a.out.display()))?;
