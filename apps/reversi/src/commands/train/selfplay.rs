@@ -90,9 +90,7 @@ pub fn run(a: &SelfplayArgs) -> anyhow::Result<()> {
             anyhow::bail!("{} holds no openings", path.display());
         }
         let first = from % all.len();
-        (0..a.games)
-            .map(|g| all[(first + g % all.len()) % all.len()])
-            .collect()
+        (0..a.games).map(|g| all[(first + g) % all.len()]).collect()
     };
     let openings_crc =
         crc32(&std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?);
