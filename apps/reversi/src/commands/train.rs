@@ -156,6 +156,10 @@ pub struct FitArgs {
     /// Stages fitted at once (the weights do not depend on it).
     #[arg(long, default_value_t = 1, value_parser = crate::options::threads)]
     pub threads: usize,
+    /// Train on the mean of a game's theoretical score and its last exact solve carried up
+    /// the game, between that solve and 24 empties (the training split only).
+    #[arg(long)]
+    pub average_labels: bool,
 }
 
 pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
@@ -240,12 +244,20 @@ pub(crate) fn eval_of(path: Option<&Path>) -> anyhow::Result<(Arc<dyn Evaluator>
     }
 }
 
-/// The training and validation samples of a data folder.
-pub(crate) fn split(dir: &Path, valid_from: u16) -> anyhow::Result<(Vec<Sample>, Vec<Sample>)> {
+/// The training and validation samples of a data folder; with `average`, the training
+/// split's labels go through [`data::average_theoretical`].
+pub(crate) fn split(
+    dir: &Path,
+    valid_from: u16,
+    average: bool,
+) -> anyhow::Result<(Vec<Sample>, Vec<Sample>)> {
     let (mut train, mut valid) = (Vec::new(), Vec::new());
     for (stem, path) in data::files(dir)? {
-        let records = data::read(&path)?;
+        let mut records = data::read(&path)?;
         let is_valid = data::wthor_year(&stem).is_some_and(|y| y >= valid_from);
+        if average && !is_valid {
+            data::average_theoretical(&mut records);
+        }
         let into = if is_valid { &mut valid } else { &mut train };
         into.extend(records.iter().map(data::Record::sample));
     }
@@ -254,7 +266,7 @@ pub(crate) fn split(dir: &Path, valid_from: u16) -> anyhow::Result<(Vec<Sample>,
 
 fn run_fit(a: &FitArgs) -> anyhow::Result<()> {
     let t = Instant::now();
-    let (train, valid) = split(&a.data, a.valid_from)?;
+    let (train, valid) = split(&a.data, a.valid_from, a.average_labels)?;
     eprintln!(
         "{} training positions, {} validation positions (WTHOR {}+), read in {:.1} s",
         train.len(),

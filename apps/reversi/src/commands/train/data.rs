@@ -25,7 +25,7 @@ use reversi_formats::wthor::{parse_wtb, Game};
 
 use super::parallel;
 use super::records::decode_file;
-pub use super::records::{encode, files, Kind, Record};
+pub use super::records::{average_theoretical, encode, files, Kind, Record};
 use super::shard::{self, Shard, ShardFile};
 
 /// Reads a data file, or the records of a shard file (`--shard`, see shard.rs).
@@ -342,6 +342,67 @@ mod tests {
             let joined = shard::join(&files).expect("the shards join");
             assert_eq!(encode(&joined), encode(&whole), "{count} shards");
         }
+    }
+
+    #[test]
+    fn averaged_labels_meet_the_solve_carried_up_the_game() {
+        let games = games();
+        let how = Labelling {
+            exact_empties: 12,
+            also_exact: vec![],
+            also_every: 1,
+            hash_mb: 4,
+        };
+        let labelled = label_games(&games, None, &how, 2, &|_, _| {});
+        let mut all: Vec<Record> = Vec::new();
+        let mut checked = 0;
+        for (g, records) in &labelled {
+            let records = records.clone().expect("a finished game");
+            // Whether Black moves, from the game's moves (not from the boards), end first.
+            let black: Vec<bool> = replay(&games[*g])
+                .expect("legal")
+                .iter()
+                .rev()
+                .map(|p| p.1)
+                .collect();
+            let top = records
+                .iter()
+                .rposition(|r| r.kind == Kind::Solved)
+                .expect("solves at 12 empties");
+            let mut alone = records.clone();
+            average_theoretical(&mut alone);
+            for (i, (before, after)) in records.iter().zip(&alone).enumerate() {
+                let empties = before.board.empties().count_ones();
+                if before.kind != Kind::Theoretical || empties >= 24 || i < top {
+                    assert_eq!(before, after, "record {i} of game {g} is left alone");
+                    continue;
+                }
+                let solved = i32::from(records[top].label);
+                let carried = if black[i] == black[top] {
+                    solved
+                } else {
+                    -solved
+                };
+                let mean = (f64::from(i32::from(before.label) + carried) / 2.0).round();
+                assert_eq!(i32::from(after.label), mean as i32, "game {g}, record {i}");
+                checked += 1;
+            }
+            all.extend(records);
+        }
+        assert!(checked > 100, "{checked} labels averaged");
+        // Games laid end to end in one slice are told apart.
+        let mut together = all.clone();
+        average_theoretical(&mut together);
+        let one_by_one: Vec<Record> = labelled
+            .iter()
+            .flat_map(|(_, r)| {
+                let mut r = r.clone().expect("finished");
+                average_theoretical(&mut r);
+                r
+            })
+            .collect();
+        assert_eq!(together, one_by_one);
+        assert_ne!(together, all);
     }
 
     #[test]

@@ -137,3 +137,39 @@ pub fn files(dir: &Path) -> anyhow::Result<Vec<(String, PathBuf)>> {
     out.sort();
     Ok(out)
 }
+
+/// Rewrites each game's theoretical labels between its last exact solve and its 24-empty
+/// position as the mean of the theoretical score and the solved value carried up the game.
+///
+/// The records of a game are contiguous and end first (empties rising), as `train data`
+/// writes them. A theoretical label is the game's value at 24 empties, off by what the moves
+/// played since lost; the carried value is the last solve's, off by what the moves played
+/// after the position lost. The carried value changes sign with the side to move, seen from
+/// the boards: when the same side moves twice in a row (a pass between), its discs of the
+/// earlier position are all still its own.
+pub fn average_theoretical(records: &mut [Record]) {
+    let empties = |r: &Record| r.board.empties().count_ones();
+    let mut start = 0;
+    while start < records.len() {
+        let mut end = start + 1;
+        while end < records.len() && empties(&records[end]) > empties(&records[end - 1]) {
+            end += 1;
+        }
+        let game = &mut records[start..end];
+        if let Some(solved) = game.iter().rposition(|r| r.kind == Kind::Solved) {
+            let mut carried = i32::from(game[solved].label);
+            for m in solved + 1..game.len() {
+                if game[m].kind != Kind::Theoretical {
+                    break;
+                }
+                let (later, earlier) = (game[m - 1].board, game[m].board);
+                if later.player & earlier.player != earlier.player {
+                    carried = -carried;
+                }
+                let sum = i32::from(game[m].label) + carried;
+                game[m].label = (f64::from(sum) / 2.0).round() as i8;
+            }
+        }
+        start = end;
+    }
+}
