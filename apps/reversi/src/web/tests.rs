@@ -411,8 +411,10 @@ async fn two_people_play_through_a_shared_link_each_on_their_side() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_computers_thinking_is_streamed_and_a_resignation_stops_it() {
     let app = test_app();
-    // The computer plays Black at a level deep enough to report several iterations.
-    let (id, token, _) = create(&app, json!({"black": "ai:12", "white": "human"})).await;
+    // The computer plays White at a level deep enough to report several iterations; it
+    // starts thinking only when Black has moved, after the watcher is listening (a search
+    // started at creation could end before the watcher came).
+    let (id, token, _) = create(&app, json!({"black": "human", "white": "ai:12"})).await;
     let req = Request::get(format!("/api/games/{id}/events"))
         .body(Body::empty())
         .unwrap();
@@ -423,6 +425,15 @@ async fn the_computers_thinking_is_streamed_and_a_resignation_stops_it() {
         .unwrap()
         .into_body()
         .into_data_stream();
+    let (s, v) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        Some(&token),
+        Some(json!({"square": "f5"})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
     use futures_util::StreamExt;
     let mut text = String::new();
     while !text.contains("event: thinking") {
@@ -444,7 +455,7 @@ async fn the_computers_thinking_is_streamed_and_a_resignation_stops_it() {
     )
     .await;
     assert_eq!(s, StatusCode::OK, "{v}");
-    assert_eq!(v["resigned"], "white");
+    assert_eq!(v["resigned"], "black");
     assert_eq!(v["over"], true);
     assert_eq!(v["thinking"], false);
     let (_, h) = call(&app, "GET", &format!("/api/history/{id}"), None, None).await;
