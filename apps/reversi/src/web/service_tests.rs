@@ -10,7 +10,7 @@ use axum::Router;
 use reversi_store::Store;
 use serde_json::{json, Value};
 
-use super::tests::{call, create, error_of, settled};
+use super::tests::{call, create, error_of, play, settled};
 use super::{app, AppState, Config};
 
 /// State over an in-memory history, with no opening book: these tests hold search slots with
@@ -189,24 +189,6 @@ async fn classic_algorithms_have_no_budget_and_are_refused() {
     .await;
     assert_eq!(s, StatusCode::BAD_REQUEST, "{v}");
     assert!(error_of(&v).contains("no time budget"), "{v}");
-}
-
-/// Plays `squares` for the side to move with `token`.
-async fn play(app: &Router, id: i64, token: &str, squares: &[&str]) -> Value {
-    let mut last = Value::Null;
-    for sq in squares {
-        let (s, v) = call(
-            app,
-            "POST",
-            &format!("/api/games/{id}/moves"),
-            Some(token),
-            Some(json!({ "square": sq })),
-        )
-        .await;
-        assert_eq!(s, StatusCode::OK, "{sq}: {v}");
-        last = v;
-    }
-    last
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -73,6 +73,24 @@ pub(super) async fn create(app: &Router, body: Value) -> (i64, String, Value) {
 }
 
 /// Polls the game until the computer has moved (a person is to move or the game ended).
+/// Plays `squares` for the side to move with `token`.
+pub(super) async fn play(app: &Router, id: i64, token: &str, squares: &[&str]) -> Value {
+    let mut last = Value::Null;
+    for sq in squares {
+        let (s, v) = call(
+            app,
+            "POST",
+            &format!("/api/games/{id}/moves"),
+            Some(token),
+            Some(json!({ "square": sq })),
+        )
+        .await;
+        assert_eq!(s, StatusCode::OK, "{sq}: {v}");
+        last = v;
+    }
+    last
+}
+
 pub(super) async fn settled(app: &Router, id: i64) -> Value {
     for _ in 0..500 {
         let (s, v) = call(app, "GET", &format!("/api/games/{id}"), None, None).await;
@@ -425,15 +443,7 @@ async fn the_computers_thinking_is_streamed_and_a_resignation_stops_it() {
         .unwrap()
         .into_body()
         .into_data_stream();
-    let (s, v) = call(
-        &app,
-        "POST",
-        &format!("/api/games/{id}/moves"),
-        Some(&token),
-        Some(json!({"square": "f5"})),
-    )
-    .await;
-    assert_eq!(s, StatusCode::OK, "{v}");
+    play(&app, id, &token, &["f5"]).await;
     use futures_util::StreamExt;
     let mut text = String::new();
     while !text.contains("event: thinking") {
