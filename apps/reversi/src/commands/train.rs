@@ -2,6 +2,7 @@
 
 mod data;
 mod duel;
+mod games;
 mod label;
 mod measure;
 mod parallel;

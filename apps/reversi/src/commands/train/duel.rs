@@ -82,13 +82,14 @@ pub(super) fn engine_with(eval: Arc<dyn Evaluator>) -> Engine {
 }
 
 /// Plays a game from `board`; `engines[0]` plays Black. Returns Black's final disc
-/// difference and the positions met with each search's score (side to move's view).
+/// difference and the positions met with each search's score (side to move's view) and the
+/// move played.
 pub(super) fn play(
     mut board: Board,
     mut black: bool,
     engines: [&Engine; 2],
     limits: &Limits,
-) -> (i32, Vec<(Board, i32)>) {
+) -> (i32, Vec<(Board, i32, Sq)>) {
     let stop = AtomicBool::new(false);
     let mut seen = Vec::new();
     for e in engines {
@@ -110,7 +111,7 @@ pub(super) fn play(
         let Some(sq) = Sq::from_move(best.mv) else {
             break;
         };
-        seen.push((board, best.score));
+        seen.push((board, best.score, sq));
         board = board.play(sq.index());
         black = !black;
     }

@@ -28,6 +28,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context};
 use reversi_engine::pattern::crc32;
 
+use super::games::GamesFile;
 use super::records::{self, Record};
 
 const MAGIC: &[u8; 8] = b"RVSHARD1";
@@ -277,9 +278,20 @@ pub fn merge(out: &Path, inputs: &[PathBuf]) -> anyhow::Result<Vec<(PathBuf, usi
         }
     }
     let mut targets: BTreeMap<String, Vec<(String, ShardFile)>> = BTreeMap::new();
+    let mut games: BTreeMap<String, Vec<(String, GamesFile)>> = BTreeMap::new();
     for path in &paths {
         let bytes = fs::read(path).with_context(|| format!("reading {}", path.display()))?;
         let name = path.display().to_string();
+        if GamesFile::is_games(&bytes) {
+            let file = GamesFile::from_bytes(&bytes, &name)?;
+            if file.shard.count > 1 || inputs.contains(path) {
+                games
+                    .entry(file.target.clone())
+                    .or_default()
+                    .push((name, file));
+            }
+            continue;
+        }
         if !ShardFile::is_shard(&bytes) && !inputs.contains(path) {
             // A folder may hold merged files beside the shards.
             continue;
@@ -293,11 +305,17 @@ pub fn merge(out: &Path, inputs: &[PathBuf]) -> anyhow::Result<Vec<(PathBuf, usi
             .or_default()
             .push((name, file));
     }
-    if targets.is_empty() {
+    if targets.is_empty() && games.is_empty() {
         bail!("no shard files among the inputs");
     }
     fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
     let mut written = Vec::new();
+    for (target, files) in games {
+        let whole = super::games::join(&files)?;
+        let path = out.join(&target);
+        super::games::write(&path, &whole)?;
+        written.push((path, whole.positions().len()));
+    }
     for (target, files) in targets {
         let records = join(&files)?;
         let path = out.join(&target);
