@@ -10,6 +10,8 @@
 //! so the evaluation is one load per instance and no symmetry work.
 
 pub mod fit;
+pub mod net;
+pub mod netfit;
 mod weights;
 
 use std::sync::{Arc, OnceLock};
@@ -351,6 +353,10 @@ pub struct PatternSet {
     gen1_signature: u32,
     /// Shared pattern features of generation 1's patterns (numbered first).
     gen1_features: usize,
+    /// The pattern (index in [`GROUPS`]) and canonical configuration (base 3, digit `j` the
+    /// pattern's square `j`) of each shared pattern feature, which generation 3 generates
+    /// its weights from (net.rs).
+    canon: Vec<(u8, u32)>,
 }
 
 /// One step of the set's fingerprint (FNV-1a on words).
@@ -389,6 +395,7 @@ impl PatternSet {
         let mut local = 0usize;
         let mut signature = 0x811c_9dc5u32;
         let (mut gen1_signature, mut gen1_features) = (0, 0);
+        let mut canon = Vec::new();
         for (k, g) in GROUPS.iter().enumerate() {
             if k == GEN1_GROUPS {
                 (gen1_signature, gen1_features) = (mix(signature, SCALAR_COUNT as u32), features);
@@ -434,6 +441,7 @@ impl PatternSet {
                 if id[least] == u32::MAX {
                     id[least] = features as u32;
                     features += 1;
+                    canon.push((k as u8, least as u32));
                 }
                 id[x] = id[least];
             }
@@ -482,6 +490,7 @@ impl PatternSet {
             base_signature: signature,
             gen1_signature,
             gen1_features,
+            canon,
         }
     }
 
