@@ -247,9 +247,11 @@ pub(crate) fn eval_of(path: Option<&Path>) -> anyhow::Result<(Arc<dyn Evaluator>
         Some(p) => {
             let bytes = std::fs::read(p).with_context(|| format!("reading {}", p.display()))?;
             let w = load_tables(&bytes).with_context(|| format!("loading {}", p.display()))?;
+            // Both formats end with the CRC-32 of what comes before it.
+            let stored = crc32(&bytes[..bytes.len().saturating_sub(4)]);
             Ok((
                 Arc::new(PatternEval::new(&w)),
-                format!("crc32:{:08x}", crc32(&bytes)),
+                format!("crc32:{stored:08x}"),
             ))
         }
         None => Ok((
@@ -385,7 +387,7 @@ fn run_fit_net(a: &FitArgs, train: &[Sample], valid: &[Sample], t: Instant) -> a
         w.params.len(),
         w.stages,
         a.generation,
-        crc32(&bytes),
+        w.checksum(),
         t.elapsed().as_secs_f64()
     )?;
     Ok(())

@@ -232,8 +232,17 @@ impl NetWeights {
         }
     }
 
+    /// The values of every shared feature of stage `s`, in discs.
+    #[inline(always)]
+    fn stage_values(&self, s: usize) -> Vec<f32> {
+        (0..pattern_set().features())
+            .map(|f| self.feature_value(f, s))
+            .collect()
+    }
+
     /// The value of shared feature `f` of stage `s` (a pattern configuration's network
     /// output or a scalar's quadratic), in discs.
+    #[inline(always)]
     #[must_use]
     pub fn feature_value(&self, f: usize, s: usize) -> f32 {
         let set = pattern_set();
@@ -253,7 +262,6 @@ impl NetWeights {
     /// The tables the search reads: every shared feature of every stage, generated.
     #[must_use]
     pub fn tables(&self) -> Weights {
-        let set = pattern_set();
         let stages: Vec<usize> = (0..self.stages).collect();
         let mut discs = vec![Vec::new(); self.stages];
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
@@ -270,9 +278,7 @@ impl NetWeights {
                 let stages = &stages;
                 scope.spawn(move || {
                     for (out, &s) in mine.iter_mut().zip(&stages[from..]) {
-                        *out = (0..set.features())
-                            .map(|f| self.feature_value(f, s))
-                            .collect();
+                        *out = crate::kernel::dispatch!(versions, stage_values(self, s));
                     }
                 });
             }
@@ -362,10 +368,23 @@ impl NetWeights {
         })
     }
 
-    /// CRC-32 of the file's bytes (how reports name weights).
+    /// The CRC-32 the file stores (of everything before it; how reports name weights).
     #[must_use]
     pub fn checksum(&self) -> u32 {
-        crc32(&self.to_bytes())
+        let bytes = self.to_bytes();
+        crc32(&bytes[..bytes.len() - 4])
+    }
+}
+
+/// The table generation compiled once per kernel set ([`crate::kernel::multiversion`]).
+mod versions {
+    use super::NetWeights;
+
+    crate::kernel::multiversion! {
+        /// Every shared feature's value of stage `s`.
+        fn stage_values(w: &NetWeights, s: usize) -> Vec<f32> {
+            w.stage_values(s)
+        }
     }
 }
 
