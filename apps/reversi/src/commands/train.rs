@@ -348,7 +348,7 @@ fn run_fit_net(a: &FitArgs, train: &[Sample], valid: &[Sample], t: Instant) -> a
             let bytes = std::fs::read(p).with_context(|| format!("reading {}", p.display()))?;
             NetWeights::from_bytes(&bytes).with_context(|| format!("loading {}", p.display()))?
         }
-        None => NetWeights::init(a.generation, usize::from(a.stages), a.seed),
+        None => NetWeights::init(a.generation, a.seed),
     };
     let opts = NetFitOptions {
         epochs: a.epochs,

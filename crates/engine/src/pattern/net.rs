@@ -1,7 +1,8 @@
 //! Generation 3: the pattern tables generated from a few thousand parameters. Each pattern
-//! has a small network (its squares one-hot, two inputs a square, and the game phase in; two
-//! hidden layers of [`HIDDEN`] leaky-ReLU units; one value out) and each scalar feature
-//! (mobility, potential mobility, parity) a quadratic in the phase. When the weights load,
+//! has a small network (its squares one-hot, two inputs a square, and the game phase in, as
+//! a number and as its stage one-hot; two hidden layers of [`HIDDEN`] leaky-ReLU units; one
+//! value out) and each scalar feature (mobility, potential mobility, parity) a weight a
+//! stage. When the weights load,
 //! the networks fill the ordinary tables of every stage ([`NetWeights::tables`]), so the
 //! search reads plain tables as before. Every position teaches every configuration that
 //! shares squares with the ones it holds, and neighbouring stages share what they learn.
@@ -22,7 +23,7 @@
 //! ```
 
 use super::weights::WeightsError;
-use super::{crc32, pattern_set, stage_empties, Weights, GROUPS, MAX_STAGES, SCALAR_COUNT};
+use super::{crc32, pattern_set, stage_empties, Weights, GROUPS, SCALAR_COUNT};
 
 const MAGIC: &[u8; 8] = b"RVPATNET";
 const VERSION: u16 = 1;
@@ -30,6 +31,9 @@ const HEADER: usize = 24;
 
 /// Hidden units in each of a pattern network's two layers.
 pub const HIDDEN: usize = 16;
+
+/// Stages of the generated tables (one per two empties).
+pub const NET_STAGES: usize = 30;
 
 /// The slope of the hidden units below zero.
 pub const LEAK: f32 = 1.0 / 16.0;
@@ -42,10 +46,11 @@ pub fn is_net(bytes: &[u8]) -> bool {
 
 /// Where each pattern's network and the scalars' quadratics sit in the parameters.
 ///
-/// A network of `n` squares: `W1` (`2n + 1` rows of [`HIDDEN`]: player and opponent on square
-/// `j` are rows `2j` and `2j + 1`, the phase the last row), `b1`, `W2` ([`HIDDEN`] rows of
-/// [`HIDDEN`], row `i` the weights from unit `i` of the first layer), `b2`, `w3`, `b3`. Then
-/// each scalar feature's three coefficients (constant, phase, phase squared).
+/// A network of `n` squares: `W1` (`2n + 1 + NET_STAGES` rows of [`HIDDEN`]: player and
+/// opponent on square `j` are rows `2j` and `2j + 1`, the phase row `2n`, stage `s` row
+/// `2n + 1 + s`), `b1`, `W2` ([`HIDDEN`] rows of [`HIDDEN`], row `i` the weights from unit `i`
+/// of the first layer), `b2`, `w3`, `b3`. Then the scalar features' weights, stage after
+/// stage.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Layout {
     /// Start of each pattern's network.
@@ -61,14 +66,14 @@ pub struct Layout {
 /// Parameters of a network of `n` squares.
 #[must_use]
 pub const fn net_len(n: usize) -> usize {
-    (2 * n + 1) * HIDDEN + HIDDEN + HIDDEN * HIDDEN + HIDDEN + HIDDEN + 1
+    (2 * n + 1 + NET_STAGES) * HIDDEN + HIDDEN + HIDDEN * HIDDEN + HIDDEN + HIDDEN + 1
 }
 
 /// Offsets inside one network of `n` squares: (W1, b1, W2, b2, w3, b3).
 #[must_use]
 pub const fn net_parts(n: usize) -> [usize; 6] {
     let w1 = 0;
-    let b1 = w1 + (2 * n + 1) * HIDDEN;
+    let b1 = w1 + (2 * n + 1 + NET_STAGES) * HIDDEN;
     let w2 = b1 + HIDDEN;
     let b2 = w2 + HIDDEN * HIDDEN;
     let w3 = b2 + HIDDEN;
@@ -96,7 +101,7 @@ fn build_layout() -> Layout {
         nets,
         squares,
         scalars: at,
-        len: at + 3 * SCALAR_COUNT,
+        len: at + NET_STAGES * SCALAR_COUNT,
     }
 }
 
@@ -127,18 +132,25 @@ pub fn leaky(x: f32) -> f32 {
 }
 
 /// One pattern network's value for a configuration whose occupied squares are the W1 rows
-/// `rows` (`2j` player, `2j + 1` opponent on square `j`), at phase `t`. `net` holds the
+/// `rows` (`2j` player, `2j + 1` opponent on square `j`), at stage `s` of phase `t`. `net` holds the
 /// network's parameters (`net_len(n)` of them). Also returns the two layers'
 /// pre-activations, for training.
 #[inline(always)]
 #[must_use]
-pub fn forward(net: &[f32], n: usize, rows: &[u8], t: f32) -> (f32, [f32; HIDDEN], [f32; HIDDEN]) {
+pub fn forward(
+    net: &[f32],
+    n: usize,
+    rows: &[u8],
+    t: f32,
+    s: usize,
+) -> (f32, [f32; HIDDEN], [f32; HIDDEN]) {
     let [w1, b1, w2, b2, w3, b3] = net_parts(n);
     let mut h1 = [0f32; HIDDEN];
     h1.copy_from_slice(&net[b1..b1 + HIDDEN]);
     let phase_row = &net[w1 + 2 * n * HIDDEN..w1 + (2 * n + 1) * HIDDEN];
-    for (h, &w) in h1.iter_mut().zip(phase_row) {
-        *h += t * w;
+    let stage_row = &net[w1 + (2 * n + 1 + s) * HIDDEN..w1 + (2 * n + 2 + s) * HIDDEN];
+    for ((h, &w), &b) in h1.iter_mut().zip(phase_row).zip(stage_row) {
+        *h += t * w + b;
     }
     for &r in rows {
         let row = &net[w1 + usize::from(r) * HIDDEN..w1 + (usize::from(r) + 1) * HIDDEN];
@@ -178,11 +190,11 @@ pub fn config_rows(mut config: u32, n: usize, out: &mut [u8; 16]) -> usize {
     k
 }
 
-/// A scalar feature's value at phase `t` from its three coefficients.
+/// Where scalar feature `k`'s weight of stage `s` sits.
 #[inline(always)]
 #[must_use]
-pub fn scalar_value(c: &[f32], t: f32) -> f32 {
-    c[0] + t * (c[1] + t * c[2])
+pub fn scalar_at(l: &Layout, k: usize, s: usize) -> usize {
+    l.scalars + s * SCALAR_COUNT + k
 }
 
 /// The parameters of a generated evaluation.
@@ -200,7 +212,7 @@ impl NetWeights {
     /// Starting parameters: small random network weights from `seed`, zero biases and
     /// scalars (the evaluation starts near 0 everywhere).
     #[must_use]
-    pub fn init(generation: u16, stages: usize, seed: u64) -> NetWeights {
+    pub fn init(generation: u16, seed: u64) -> NetWeights {
         let l = layout();
         let mut params = vec![0f32; l.len];
         let mut state = seed ^ 0x6a09_e667_f3bc_c908;
@@ -227,7 +239,7 @@ impl NetWeights {
         }
         NetWeights {
             generation,
-            stages: stages.clamp(1, MAX_STAGES),
+            stages: NET_STAGES,
             params,
         }
     }
@@ -249,14 +261,13 @@ impl NetWeights {
         let l = layout();
         let t = stage_phase(s, self.stages);
         if f >= set.scalar_feature {
-            let k = f - set.scalar_feature;
-            return scalar_value(&self.params[l.scalars + 3 * k..l.scalars + 3 * k + 3], t);
+            return self.params[scalar_at(l, f - set.scalar_feature, s)];
         }
         let (g, config) = set.canon[f];
         let (g, n) = (usize::from(g), l.squares[usize::from(g)]);
         let mut rows = [0u8; 16];
         let k = config_rows(config, n, &mut rows);
-        forward(&self.params[l.nets[g]..], n, &rows[..k], t).0
+        forward(&self.params[l.nets[g]..], n, &rows[..k], t, s).0
     }
 
     /// The tables the search reads: every shared feature of every stage, generated.
@@ -346,7 +357,7 @@ impl NetWeights {
         }
         let stages = u16_at(10);
         let signature = u32_at(16);
-        let shape_ok = (1..=MAX_STAGES).contains(&usize::from(stages))
+        let shape_ok = usize::from(stages) == NET_STAGES
             && usize::from(u16_at(20)) == HIDDEN
             && count == layout().len
             && signature == Self::signature(usize::from(stages));

@@ -83,8 +83,8 @@ mod versions {
 
     crate::kernel::multiversion! {
         /// The gradient of one position (see [`sample_gradient`]).
-        fn gradient(params: &[f32], rows: &Rows, s: &Sample, t: f32, scale: f32, grad: &mut [f32]) -> f32 {
-            sample_gradient(params, rows, s, t, scale, grad)
+        fn gradient(params: &[f32], rows: &Rows, s: &Sample, at: (f32, usize), scale: f32, grad: &mut [f32]) -> f32 {
+            sample_gradient(params, rows, s, at, scale, grad)
         }
     }
 }
@@ -96,7 +96,7 @@ fn sample_gradient(
     params: &[f32],
     rows: &Rows,
     s: &Sample,
-    t: f32,
+    (t, st): (f32, usize),
     scale: f32,
     grad: &mut [f32],
 ) -> f32 {
@@ -111,13 +111,12 @@ fn sample_gradient(
         let g = usize::from(set.canon[f].0);
         let n = l.squares[g];
         let r = &rows.rows[f][..usize::from(rows.len[f])];
-        let (out, h1, h2) = forward(&params[l.nets[g]..], n, r, t);
+        let (out, h1, h2) = forward(&params[l.nets[g]..], n, r, t, st);
         pred += out;
         cache[k] = (h1, h2);
     }
     for &f in &active[instances..] {
-        let k = f as usize - set.scalar_feature;
-        pred += net::scalar_value(&params[l.scalars + 3 * k..], t);
+        pred += params[net::scalar_at(l, f as usize - set.scalar_feature, st)];
     }
     let e = pred - f32::from(s.label);
     let d = scale * e;
@@ -132,7 +131,7 @@ fn sample_gradient(
             &params[start..start + net::net_len(n)],
             n,
             r,
-            t,
+            (t, st),
             h1,
             h2,
             d,
@@ -140,10 +139,7 @@ fn sample_gradient(
         );
     }
     for &f in &active[instances..] {
-        let k = l.scalars + 3 * (f as usize - set.scalar_feature);
-        grad[k] += d;
-        grad[k + 1] += d * t;
-        grad[k + 2] += d * t * t;
+        grad[net::scalar_at(l, f as usize - set.scalar_feature, st)] += d;
     }
     e
 }
@@ -165,7 +161,7 @@ fn backward(
     net: &[f32],
     n: usize,
     rows: &[u8],
-    t: f32,
+    (t, st): (f32, usize),
     h1: &[f32; HIDDEN],
     h2: &[f32; HIDDEN],
     d: f32,
@@ -198,6 +194,10 @@ fn backward(
     let phase_row = w1 + 2 * n * HIDDEN;
     for (g, x) in grad[phase_row..phase_row + HIDDEN].iter_mut().zip(&g1) {
         *g += t * x;
+    }
+    let stage_row = w1 + (2 * n + 1 + st) * HIDDEN;
+    for (g, x) in grad[stage_row..stage_row + HIDDEN].iter_mut().zip(&g1) {
+        *g += x;
     }
     for &r in rows {
         let at = w1 + usize::from(r) * HIDDEN;
@@ -254,8 +254,11 @@ pub fn fit_net(
     let rows = Rows::build();
     let mut w = start;
     let stages = w.stages;
-    let phase_of: Vec<f32> = (0..=64)
-        .map(|e| net::stage_phase(stage(e, stages), stages))
+    let phase_of: Vec<(f32, usize)> = (0..=64)
+        .map(|e| {
+            let st = stage(e, stages);
+            (net::stage_phase(st, stages), st)
+        })
         .collect();
     let n = w.params.len();
     let (mut m, mut v) = (vec![0f32; n], vec![0f32; n]);
@@ -353,7 +356,8 @@ pub fn fit_net(
 pub fn predict(w: &NetWeights, b: Board) -> f32 {
     let set = pattern_set();
     let l = layout();
-    let t = net::stage_phase(stage(b.empties().count_ones(), w.stages), w.stages);
+    let st = stage(b.empties().count_ones(), w.stages);
+    let t = net::stage_phase(st, w.stages);
     let active = set.active(b);
     let mut pred = 0f32;
     for &f in &active[..set.instances()] {
@@ -361,11 +365,10 @@ pub fn predict(w: &NetWeights, b: Board) -> f32 {
         let g = usize::from(g);
         let mut r = [0u8; 16];
         let k = net::config_rows(config, l.squares[g], &mut r);
-        pred += forward(&w.params[l.nets[g]..], l.squares[g], &r[..k], t).0;
+        pred += forward(&w.params[l.nets[g]..], l.squares[g], &r[..k], t, st).0;
     }
     for &f in &active[set.instances()..] {
-        let k = f as usize - set.scalar_feature;
-        pred += net::scalar_value(&w.params[l.scalars + 3 * k..], t);
+        pred += w.params[net::scalar_at(l, f as usize - set.scalar_feature, st)];
     }
     pred
 }
