@@ -31,6 +31,7 @@
 #![warn(missing_docs)]
 
 pub mod ai;
+pub mod bench;
 mod board;
 pub mod book;
 pub mod classic;
