@@ -554,41 +554,57 @@ impl LiveGame {
         let budget = computer_budget(&gs.session);
         tokio::spawn(async move {
             let permit = app.pool().slot(Work::computer_move(budget)).await;
-            Backend::stop_after(&stop, budget.min(app.search_cap) + CAP_GRACE);
+            // Cancelled (undo, resign, delete, shutdown) while it waited for its slot.
             if stop.load(Ordering::Relaxed) {
                 return;
             }
+            // The cap raises the same flag as a cancel, but the two part afterwards: a
+            // cancelled search is no longer the game's (`cancel_search` took it), while a cut
+            // one still is, and its best move so far is played.
+            Backend::stop_after(&stop, budget.min(app.search_cap) + CAP_GRACE);
             let Some(game) = me.upgrade() else {
                 return;
             };
             let events = game.events.clone();
             let (color, ply) = (turn.color, turn.ply);
-            let search_stop = Arc::clone(&stop);
             let watcher = Arc::clone(&game);
             let decided = tokio::task::spawn_blocking(move || {
                 let _permit = permit;
-                turn.run(&search_stop, &mut |t: &Thinking| {
+                turn.run(&stop, &mut |t: &Thinking| {
                     let view = Arc::new(ThinkingView::of(color, ply, t));
                     watcher.lock().thinking = Some(Arc::clone(&view));
                     let _ = events.send(Event::Thinking(view));
                 })
             })
             .await;
-            if let Ok(Some(decision)) = decided {
-                if !stop.load(Ordering::Relaxed) {
-                    game.computer_played(&app, id, ply, &decision);
-                }
-            }
+            game.computer_played(&app, id, ply, decided.ok().flatten().as_ref());
         });
     }
 
-    /// The computer's decision arrives: played if it is still wanted.
-    fn computer_played(&self, app: &Backend, search: u64, ply: usize, decision: &Decision) {
+    /// The computer's search `search` has ended with `decision`: played if the search is still
+    /// the game's. A search that ended without a move (it failed) frees the game's search
+    /// slot all the same, so that the game is not left "thinking" with nothing running.
+    fn computer_played(
+        &self,
+        app: &Backend,
+        search: u64,
+        ply: usize,
+        decision: Option<&Decision>,
+    ) {
         let mut gs = self.lock();
         if gs.search.as_ref().map(|s| s.id) != Some(search) {
             return;
         }
         gs.search = None;
+        let Some(decision) = decision else {
+            eprintln!(
+                "reversi serve: game {}: the computer's search ended without a move",
+                self.id
+            );
+            gs.thinking = None;
+            self.broadcast(&mut gs);
+            return;
+        };
         match gs.session.play_decision(ply, decision) {
             Ok(()) | Err(PlayError::OutOfTime(_)) => self.changed(app, &mut gs),
             Err(_) => {}
