@@ -294,6 +294,38 @@ async fn after_a_restart_a_game_goes_on_with_its_seats_and_tokens() {
     assert_eq!(s, StatusCode::CONFLICT);
 }
 
+/// A regression test: a game reopened from the history (after a restart, or unloaded while
+/// idle) counted its versions from 1 again, and an open page, which drops any state older than
+/// the one it shows, ignored every update until reloaded.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn versions_keep_rising_across_a_restart_and_an_unload() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("games.sqlite3");
+    let mut config = Config::for_cores(1);
+    config.idle = Duration::ZERO;
+    let (id, token, before) = {
+        let app = app(AppState::new(Store::open(&path).unwrap(), config.clone()));
+        let (id, token, _) = create(&app, json!({"white": "human"})).await;
+        let v = play(&app, id, &token, &["f5", "d6", "c3", "d3"]).await;
+        (id, token, v["version"].as_u64().unwrap())
+    };
+    let state = AppState::new(Store::open(&path).unwrap(), config);
+    let app = app(state.clone());
+    let (s, v) = call(&app, "GET", &format!("/api/games/{id}"), None, None).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let reopened = v["version"].as_u64().unwrap();
+    assert!(reopened > before, "version {reopened} after the restart, {before} before");
+    let v = play(&app, id, &token, &["c4"]).await;
+    let played = v["version"].as_u64().unwrap();
+    assert!(played > reopened, "{played} after {reopened}");
+    // Unloaded while idle and reopened by the next request: still rising.
+    state.sweep();
+    assert_eq!(state.loaded(), 0);
+    let (_, v) = call(&app, "GET", &format!("/api/games/{id}"), None, None).await;
+    let again = v["version"].as_u64().unwrap();
+    assert!(again > played, "{again} after {played}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ended_and_idle_games_leave_memory_and_come_back_from_the_history() {
     let mut config = Config::for_cores(1);
