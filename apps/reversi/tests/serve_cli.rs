@@ -240,3 +240,58 @@ fn a_local_server_answers_to_its_own_names_and_its_public_url_only() {
     assert_eq!(s, 403, "{body}");
     assert!(body.contains("evil.example"), "{body}");
 }
+
+/// `reversi serve ARGS` that should refuse to start: its error output. Run under `timeout`,
+/// so that a server that starts after all fails the test instead of hanging it.
+fn refused(db: &Path, args: &[&str]) -> String {
+    let out = TestCommand::new("timeout")
+        .args(["10", BIN, "serve", "--db"])
+        .arg(db)
+        .args(args)
+        .run();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "the server should have refused to start: {out}"
+    );
+    out.stderr
+}
+
+/// A regression test: `--no-admin-token` was taken with `--public-url` on a loopback address,
+/// so behind a proxy anyone on the internet could delete and import games.
+#[test]
+fn no_admin_token_is_refused_when_others_can_reach_the_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("g.sqlite3");
+    let err = refused(
+        &db,
+        &[
+            "--addr",
+            "127.0.0.1:0",
+            "--no-admin-token",
+            "--public-url",
+            "https://reversi.example/",
+        ],
+    );
+    assert!(
+        err.contains("--no-admin-token") && err.contains("--public-url https://reversi.example/"),
+        "{err}"
+    );
+    let err = refused(
+        &db,
+        &[
+            "--addr",
+            "127.0.0.1:0",
+            "--no-admin-token",
+            "--allow-host",
+            "reversi.example",
+        ],
+    );
+    assert!(err.contains("--allow-host reversi.example"), "{err}");
+    let err = refused(&db, &["--addr", "0.0.0.0:0", "--no-admin-token"]);
+    assert!(err.contains("0.0.0.0"), "{err}");
+    // On this machine alone it is allowed (a name for this machine too).
+    let server = start(&db, &["--no-admin-token", "--allow-host", "localhost"]);
+    let (s, body) = http(&server.addr, "GET", "/api/server", &[], "");
+    assert_eq!(s, 200, "{body}");
+}

@@ -66,7 +66,8 @@ pub struct ServeArgs {
     #[arg(long, value_name = "PATH")]
     pub admin_token_file: Option<PathBuf>,
     /// Let anyone who reaches the server delete and import games, with no token (only for a
-    /// server listening on this machine alone).
+    /// server this machine alone reaches: refused with another address than a loopback one, a
+    /// --public-url, or an --allow-host name other than localhost).
     #[arg(long)]
     pub no_admin_token: bool,
     /// A host name the server answers to besides its own address (the name people reach it
@@ -82,6 +83,8 @@ pub struct ServeArgs {
 }
 
 pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
+    // Refused options before anything is made on disk.
+    let token = admin_token(&args)?;
     let path = crate::frontend::db_path(args.db.clone())?;
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
@@ -120,7 +123,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         config.idle = Duration::from_secs(s);
     }
     let local = args.addr.ip().is_loopback();
-    config.admin_token = admin_token(&args, local)?;
+    config.admin_token = token;
     config.allowed_hosts = if local || !args.allow_host.is_empty() {
         let mut hosts = args.allow_host.clone();
         hosts.push(args.addr.ip().to_string());
@@ -194,16 +197,42 @@ async fn shutdown_signal() {
     }
 }
 
+/// How people on other machines reach the server, if they can: a non-loopback address, a
+/// `--public-url` (a proxy in front passes requests on to a loopback address), or an
+/// `--allow-host` name other than this machine's own.
+fn reachable_from_elsewhere(args: &ServeArgs) -> Option<String> {
+    if !args.addr.ip().is_loopback() {
+        return Some(format!("--addr {}", args.addr));
+    }
+    if let Some(url) = &args.public_url {
+        return Some(format!("--public-url {}", url.as_str()));
+    }
+    let loopback = |name: &str| {
+        name.eq_ignore_ascii_case("localhost")
+            || name
+                .trim_start_matches('[')
+                .trim_end_matches(']')
+                .parse::<std::net::IpAddr>()
+                .is_ok_and(|ip| ip.is_loopback())
+    };
+    args.allow_host
+        .iter()
+        .find(|h| !loopback(h))
+        .map(|h| format!("--allow-host {h}"))
+}
+
 /// The admin token: from the file, the environment, or new; none when turned off (refused for
 /// a server other machines can reach).
-fn admin_token(args: &ServeArgs, local: bool) -> anyhow::Result<Option<String>> {
+fn admin_token(args: &ServeArgs) -> anyhow::Result<Option<String>> {
     if args.no_admin_token {
-        anyhow::ensure!(
-            local,
-            "--no-admin-token is only for a server on this machine alone (--addr 127.0.0.1:...): \
-             on {} anyone who reaches it could delete the history",
-            args.addr
-        );
+        if let Some(how) = reachable_from_elsewhere(args) {
+            anyhow::bail!(
+                "--no-admin-token is only for a server that this machine alone can reach: with \
+                 {how} people elsewhere reach it, and any of them could delete and import \
+                 games. Leave --no-admin-token out (a token is printed at the start) or give \
+                 one with --admin-token-file"
+            );
+        }
         return Ok(None);
     }
     if let Some(path) = &args.admin_token_file {
