@@ -43,11 +43,12 @@ pub struct ServeArgs {
     /// [default: 60].
     #[arg(long, value_name = "SECS")]
     pub analysis_time: Option<u64>,
-    /// Open connections at once; one more is answered 503 [default: 512].
+    /// Open connections at once; one more is answered 503. Kept within the open-file limit,
+    /// whose soft value is raised to the hard one at the start [default: 4096].
     #[arg(long, value_name = "N")]
     pub connections: Option<usize>,
     /// Live event streams (pages watching a game) at once; one more is answered 503
-    /// [default: 256].
+    /// [default: 2048].
     #[arg(long, value_name = "N")]
     pub streams: Option<usize>,
     /// Seconds a client may take to send a request's headers, and an idle connection stays
@@ -110,6 +111,14 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     if let Some(n) = args.connections {
         config.conn.connections = n.max(1);
     }
+    // Each connection is an open file: as many as the system lets this process have.
+    let files = open_file_limit();
+    let fitting = files.map(|f| {
+        usize::try_from(f.saturating_sub(FILES_KEPT))
+            .unwrap_or(usize::MAX)
+            .max(1)
+    });
+    let capped = fitting.filter(|&most| config.conn.connections > most);
     if let Some(n) = args.streams {
         config.streams = n;
     }
@@ -152,6 +161,14 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         if let Some(url) = &args.public_url {
             outln!("links for other people name {}", url.as_str())?;
         }
+        if let (Some(most), Some(files)) = (capped, files) {
+            outln!(
+                "at most {most} connections at once, not {}: this process may open {files} files \
+                 (ulimit -n), {FILES_KEPT} of them kept for the database and the server",
+                config.conn.connections
+            )?;
+            config.conn.connections = most;
+        }
         match &config.admin_token {
             Some(token) if args.admin_token_file.is_none() => {
                 outln!("admin token (deleting and importing history games): {token}")?;
@@ -170,6 +187,35 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         outln!("reversi: stopped")?;
         Ok(ExitCode::SUCCESS)
     })
+}
+
+/// Open files kept for everything but connections: the database, its journal and a game's
+/// log, the listener, the runtime's own, the standard streams.
+const FILES_KEPT: u64 = 64;
+
+/// How many files this process may open (`None`: no limit known), after raising the soft
+/// limit to the hard one: a shell's default soft limit (often 1,024) would refuse connections
+/// long before `--connections`.
+#[cfg(unix)]
+fn open_file_limit() -> Option<u64> {
+    use rustix::process::{getrlimit, setrlimit, Resource, Rlimit};
+    let limit = getrlimit(Resource::Nofile);
+    if limit.current.is_some() && limit.current != limit.maximum {
+        let raised = Rlimit {
+            current: limit.maximum,
+            maximum: limit.maximum,
+        };
+        // Where the hard limit cannot be the soft one (macOS's unlimited), the soft one stays.
+        if setrlimit(Resource::Nofile, raised).is_ok() {
+            return limit.maximum;
+        }
+    }
+    limit.current
+}
+
+#[cfg(not(unix))]
+fn open_file_limit() -> Option<u64> {
+    None
 }
 
 /// Completes at Ctrl-C or (on Unix) SIGTERM.
