@@ -175,9 +175,10 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
             "game {:>3}  opening {:>3}  {} (Black) {} {} (White){}",
             g.number + 1,
             g.opening + 1,
-            played.black.name,
+            // Named by the engines themselves (another program's output).
+            reversi_game::printable(&played.black.name),
             played.score,
-            played.white.name,
+            reversi_game::printable(&played.white.name),
             played
                 .forfeit
                 .as_ref()
