@@ -43,7 +43,14 @@ fn main() -> ExitCode {
         // A reader that stopped reading (`| head`) is not an error of ours.
         Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
-            eprintln!("reversi: {err:#}");
+            // An error may quote a file it read: its control characters are escaped (its own
+            // line breaks kept).
+            let text = format!("{err:#}");
+            let lines: Vec<String> = text
+                .split('\n')
+                .map(|l| reversi_game::printable(l).to_string())
+                .collect();
+            eprintln!("reversi: {}", lines.join("\n"));
             ExitCode::FAILURE
         }
     }

@@ -11,8 +11,8 @@ use reversi_engine::levels::Level;
 use reversi_engine::{Candidate, ScoreKind};
 
 use reversi_game::{
-    clock_text, move_at, outcome_text, player_name, record_note, side_label, LastMove, Replay,
-    Session,
+    clock_text, move_at, outcome_text, player_name, printable, record_note, side_label, LastMove,
+    Replay, Session,
 };
 
 const HELP: &str = "Type a square (like f5) to play it, or one of:
@@ -302,7 +302,7 @@ pub fn print_replay(replay: &Replay, out: &mut dyn Write) -> io::Result<()> {
         info.size,
         info.rules,
         match &info.started_at {
-            Some(d) => format!(", started {d}"),
+            Some(d) => format!(", started {}", printable(d)),
             None => String::new(),
         }
     )?;

@@ -93,13 +93,16 @@ impl Config {
             idle: Duration::from_secs(600),
             lease: Duration::from_secs(120),
             sweep_every: Duration::from_secs(15),
+            // A page holds an event stream and makes its requests on one or two more
+            // connections: 1,000 people playing at once need about 2,000 connections and
+            // 1,000 streams, and these leave room for as many again.
             conn: ConnLimits {
-                connections: 512,
+                connections: 4096,
                 header_timeout: Duration::from_secs(15),
                 drain: Duration::from_secs(10),
             },
             request_timeout: Duration::from_secs(120),
-            streams: 256,
+            streams: 2048,
             admin_token: None,
             allowed_hosts: None,
             site: site::Site::default(),

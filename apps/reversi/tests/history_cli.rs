@@ -532,3 +532,48 @@ fn show_and_the_transcript_export_list_the_variations_and_ggf_keeps_the_main_lin
     let done = history(&fresh, &["import", &file.display().to_string()]).assert_success();
     assert!(done.stdout.contains("1 added"), "{}", done.stdout);
 }
+
+/// A regression test: names, events and dates from an imported file (and its file name) went
+/// to the terminal as they were, so a GGF `PB[ESC[31m…]` recoloured it, a BEL rang and a
+/// newline faked a line of output. They are kept as given and shown escaped.
+#[test]
+fn control_characters_from_an_imported_file_are_shown_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("games.sqlite3");
+    let ggf = dir.path().join("club\u{1b}[5m.ggf");
+    std::fs::write(
+        &ggf,
+        "(;GM[Othello]PC[Club\u{7}\nResult: forged]DT[2001\u{1b}[2J]PB[\u{1b}[31mEve]\
+         PW[Ann\u{202e}nnA]RE[+4.000]TY[8]BO[8 -------- -------- -------- ---O*--- ---*O--- \
+         -------- -------- -------- *]B[f5]W[d6];)\n",
+    )
+    .unwrap();
+    history(&db, &["import", ggf.to_str().unwrap()]).assert_success();
+    let list = history(&db, &["list"]).assert_success().stdout;
+    let show = history(&db, &["show", "1"]).assert_success().stdout;
+    let analysed = history(&db, &["analyze", "1", "--level", "1"])
+        .assert_success()
+        .stdout;
+    for out in [&list, &show, &analysed] {
+        assert!(
+            !out.contains(['\u{1b}', '\u{7}', '\u{202e}']),
+            "raw control characters: {out:?}"
+        );
+    }
+    for out in [&list, &analysed] {
+        assert!(out.contains(r"\u{1b}[31mEve vs Ann\u{202e}nnA"), "{out}");
+    }
+    assert!(show.contains("Black:   \\u{1b}[31mEve\n"), "{show}");
+    assert!(list.contains(r"2001\u{1b}"), "{list}");
+    assert!(
+        show.contains("Event:   Club\\u{7}\\nResult: forged\n"),
+        "{show}"
+    );
+    assert!(show.contains(r"Source:  club\u{1b}[5m.ggf"), "{show}");
+    assert!(show.contains(r"Started: 2001\u{1b}[2J"), "{show}");
+    // The history keeps them as they came.
+    let store = Store::open(&db).unwrap();
+    let info = &store.list_games(&GameFilter::default()).unwrap()[0];
+    assert_eq!(info.black.name, "\u{1b}[31mEve");
+    assert_eq!(info.event.as_deref(), Some("Club\u{7}\nResult: forged"));
+}

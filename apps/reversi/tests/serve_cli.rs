@@ -30,11 +30,17 @@ impl Drop for Server {
 }
 
 fn start(db: &Path, extra: &[&str]) -> Server {
-    let mut child = TestCommand::new(BIN)
-        .args(["serve", "--addr", "127.0.0.1:0", "--db"])
-        .arg(db)
-        .args(extra)
-        .spawn();
+    launch(
+        TestCommand::new(BIN)
+            .args(["serve", "--addr", "127.0.0.1:0", "--db"])
+            .arg(db)
+            .args(extra),
+    )
+}
+
+/// Starts a server with `command` and reads the address it listens on.
+fn launch(command: TestCommand) -> Server {
+    let mut child = command.spawn();
     let mut out = BufReader::new(child.stdout.take().unwrap());
     let mut first = String::new();
     out.read_line(&mut first).unwrap();
@@ -239,4 +245,105 @@ fn a_local_server_answers_to_its_own_names_and_its_public_url_only() {
     let (s, body) = get_as(addr, "evil.example", "/api/site");
     assert_eq!(s, 403, "{body}");
     assert!(body.contains("evil.example"), "{body}");
+}
+
+/// `reversi serve ARGS` that should refuse to start: its error output. Run under `timeout`,
+/// so that a server that starts after all fails the test instead of hanging it.
+fn refused(db: &Path, args: &[&str]) -> String {
+    let out = TestCommand::new("timeout")
+        .args(["10", BIN, "serve", "--db"])
+        .arg(db)
+        .args(args)
+        .run();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "the server should have refused to start: {out}"
+    );
+    out.stderr
+}
+
+/// A regression test: `--no-admin-token` was taken with `--public-url` on a loopback address,
+/// so behind a proxy anyone on the internet could delete and import games.
+#[test]
+fn no_admin_token_is_refused_when_others_can_reach_the_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("g.sqlite3");
+    let err = refused(
+        &db,
+        &[
+            "--addr",
+            "127.0.0.1:0",
+            "--no-admin-token",
+            "--public-url",
+            "https://reversi.example/",
+        ],
+    );
+    assert!(
+        err.contains("--no-admin-token") && err.contains("--public-url https://reversi.example/"),
+        "{err}"
+    );
+    let err = refused(
+        &db,
+        &[
+            "--addr",
+            "127.0.0.1:0",
+            "--no-admin-token",
+            "--allow-host",
+            "reversi.example",
+        ],
+    );
+    assert!(err.contains("--allow-host reversi.example"), "{err}");
+    let err = refused(&db, &["--addr", "0.0.0.0:0", "--no-admin-token"]);
+    assert!(err.contains("0.0.0.0"), "{err}");
+    // On this machine alone it is allowed (a name for this machine too).
+    let server = start(&db, &["--no-admin-token", "--allow-host", "localhost"]);
+    let (s, body) = http(&server.addr, "GET", "/api/server", &[], "");
+    assert_eq!(s, 200, "{body}");
+}
+
+/// The server raises its soft limit on open files to the hard one (each connection is a
+/// file), and keeps its connections within that limit, saying so.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_open_file_limit_is_raised_and_bounds_the_connections() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("g.sqlite3");
+    let serve = |limits: &str| {
+        launch(
+            TestCommand::new("sh")
+                .args([
+                    "-c",
+                    &format!("{limits} && exec \"$0\" serve --addr 127.0.0.1:0 --db \"$1\""),
+                    BIN,
+                ])
+                .arg(&db),
+        )
+    };
+    let files = |server: &Server| {
+        let limits = std::fs::read_to_string(format!("/proc/{}/limits", server.child.id())).unwrap();
+        let line = limits
+            .lines()
+            .find(|l| l.starts_with("Max open files"))
+            .unwrap()
+            .to_string();
+        let n: Vec<String> = line.split_whitespace().skip(3).take(2).map(String::from).collect();
+        (n[0].clone(), n[1].clone())
+    };
+    // A low soft limit under the default hard one: raised to the hard limit.
+    let hard = TestCommand::new("sh").args(["-c", "ulimit -Hn"]).run().stdout;
+    let server = serve("ulimit -Sn 256");
+    let (soft, max) = files(&server);
+    assert_eq!(soft, max, "the soft limit stayed below the hard one");
+    assert_eq!(max, hard.trim());
+    drop(server);
+    // A hard limit under the connections asked for: the connections are capped to fit.
+    let mut server = serve("ulimit -n 200");
+    let mut said = String::new();
+    while !said.contains("press Ctrl-C") {
+        assert!(server.out.read_line(&mut said).unwrap() > 0, "{said}");
+    }
+    assert!(said.contains("at most 136 connections"), "{said}");
+    let (s, body) = http(&server.addr, "GET", "/api/server", &[], "");
+    assert_eq!(s, 200, "{body}");
 }

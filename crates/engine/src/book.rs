@@ -26,7 +26,7 @@
 //! ```
 
 pub mod build;
-pub mod file;
+pub(crate) mod file;
 mod key;
 pub mod text;
 
@@ -153,7 +153,7 @@ impl Book {
     }
 
     /// Inserts or replaces the record of `key` as it is (for reading files and merging).
-    pub fn insert_record(&mut self, key: Key, record: Record) {
+    pub(crate) fn insert_record(&mut self, key: Key, record: Record) {
         self.records.insert(key, record);
     }
 
@@ -179,7 +179,7 @@ impl Book {
     }
 
     /// Marks `key` as needing a new search (its leaf has become a book move).
-    pub fn invalidate(&mut self, key: &Key) {
+    pub(crate) fn invalidate(&mut self, key: &Key) {
         if let Some(r) = self.records.get_mut(key) {
             r.depth = 0;
         }

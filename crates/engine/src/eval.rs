@@ -15,7 +15,7 @@ pub trait Evaluator: Send + Sync {
 /// Squares adjacent to each square (king moves), within 8x8.
 #[inline(always)]
 #[must_use]
-pub const fn neighbours(b: u64) -> u64 {
+pub(crate) const fn neighbours(b: u64) -> u64 {
     const NOT_A: u64 = 0xfefe_fefe_fefe_fefe;
     const NOT_H: u64 = 0x7f7f_7f7f_7f7f_7f7f;
     let h = ((b << 1) & NOT_A) | ((b >> 1) & NOT_H) | b;

@@ -79,7 +79,7 @@ pub fn selected() -> Kernel {
 /// callers outside the multiversioned code take.
 #[inline(always)]
 #[must_use]
-pub fn simd() -> bool {
+pub(crate) fn simd() -> bool {
     selected() >= Kernel::X86V3
 }
 
@@ -121,7 +121,7 @@ pub fn cpu_has_x86v3() -> bool {
 
 /// Whether this CPU runs the x86-64-v4 tier, whatever `REVERSI_KERNEL` says.
 #[must_use]
-pub fn cpu_has_x86v4() -> bool {
+pub(crate) fn cpu_has_x86v4() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
         cpu_has_x86v3()
@@ -147,7 +147,7 @@ pub struct Kernels {
     pub moves: fn(u64, u64) -> u64,
     /// Flipped discs ([`crate::flips`]).
     pub flips: fn(u64, u64, u32) -> u64,
-    /// Flips on the last empty square of a full 8x8 board ([`crate::flip::count_last_flips`]).
+    /// Flips on the last empty square of a full 8x8 board ([`crate::flip::count_last_flips_portable`]).
     pub count_last_flips: fn(u64, u32) -> u32,
     /// A pattern's base-3 index of the discs under a mask (at most 10 squares).
     pub ternary: fn(u64, u64, u64) -> usize,
@@ -201,7 +201,7 @@ pub fn available() -> Vec<Kernels> {
 mod checked {
     use super::{Kernel, Kernels};
 
-    pub const KERNELS: Kernels = Kernels {
+    pub(super) const KERNELS: Kernels = Kernels {
         kernel: Kernel::X86V3,
         moves,
         flips,

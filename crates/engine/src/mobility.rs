@@ -43,7 +43,7 @@ fn direction(p: u64, run: u64, s: u32) -> u64 {
 /// The portable version of [`moves`].
 #[inline]
 #[must_use]
-pub fn moves_scalar(p: u64, o: u64) -> u64 {
+pub(crate) fn moves_scalar(p: u64, o: u64) -> u64 {
     let inner = o & INNER_FILES;
     let m = direction(p, inner, 1)
         | direction(p, o, 8)
@@ -54,7 +54,7 @@ pub fn moves_scalar(p: u64, o: u64) -> u64 {
 
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
-pub mod avx2 {
+pub(crate) mod avx2 {
     //! The four direction pairs in the four 64-bit lanes of a 256-bit register.
     use std::arch::x86_64::*;
 
@@ -68,7 +68,7 @@ pub mod avx2 {
     #[inline]
     #[target_feature(enable = "avx2")]
     #[must_use]
-    pub fn moves(p: u64, o: u64) -> u64 {
+    pub(crate) fn moves(p: u64, o: u64) -> u64 {
         let shift1 = _mm256_set_epi64x(7, 9, 8, 1);
         let shift2 = _mm256_set_epi64x(14, 18, 16, 2);
         let inner = o & INNER_FILES;

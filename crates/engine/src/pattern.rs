@@ -228,7 +228,7 @@ const SYMMETRIES: [Symmetry; 8] = [
 
 /// Applies symmetry `s` to a whole bitboard.
 #[must_use]
-pub fn transform(bits: u64, s: usize) -> u64 {
+pub(crate) fn transform(bits: u64, s: usize) -> u64 {
     let mut out = 0;
     let mut rest = bits;
     while rest != 0 {
@@ -278,7 +278,7 @@ fn ternary(p: u64, o: u64, mask: u64) -> usize {
 /// for the opponent, in increasing bit order), read square by square: the portable kernel.
 #[inline]
 #[must_use]
-pub fn ternary_portable(p: u64, o: u64, mask: u64) -> usize {
+pub(crate) fn ternary_portable(p: u64, o: u64, mask: u64) -> usize {
     let mut idx = 0;
     let mut pow = 1;
     let mut rest = mask;
@@ -306,7 +306,7 @@ pub(crate) mod bmi2 {
     /// ([`crate::kernel::cpu_has_x86v3`]).
     #[inline]
     #[target_feature(enable = "bmi2")]
-    pub fn ternary(p: u64, o: u64, mask: u64) -> usize {
+    pub(crate) fn ternary(p: u64, o: u64, mask: u64) -> usize {
         let (bp, bo) = extract(p, o, mask);
         B2T[bp] as usize + 2 * B2T[bo] as usize
     }
@@ -318,7 +318,7 @@ pub(crate) mod bmi2 {
     /// ([`crate::kernel::cpu_has_x86v3`]).
     #[inline]
     #[target_feature(enable = "bmi2")]
-    pub fn extract(p: u64, o: u64, mask: u64) -> (usize, usize) {
+    pub(crate) fn extract(p: u64, o: u64, mask: u64) -> (usize, usize) {
         (
             std::arch::x86_64::_pext_u64(p, mask) as usize,
             std::arch::x86_64::_pext_u64(o, mask) as usize,
@@ -555,7 +555,7 @@ impl PatternSet {
 
 /// The pattern set, built once.
 #[must_use]
-pub fn pattern_set() -> &'static PatternSet {
+pub(crate) fn pattern_set() -> &'static PatternSet {
     static SET: OnceLock<PatternSet> = OnceLock::new();
     SET.get_or_init(PatternSet::build)
 }

@@ -11,7 +11,7 @@ mod parallel;
 pub mod probcut;
 
 pub(crate) use parallel::Child;
-pub use parallel::Pool;
+pub(crate) use parallel::Pool;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -29,7 +29,7 @@ use endgame::odd_quadrants;
 const SPLIT_MIN_DEPTH: u32 = 5;
 
 /// Larger than any score.
-pub const INF: i32 = 127;
+pub(crate) const INF: i32 = 127;
 
 /// The move code of no square: a pass in a line, no hash move in the table. The search keeps
 /// squares as bit indices (`u8`, this one past the last); the public API turns them into
@@ -38,21 +38,21 @@ pub(crate) const NO_MOVE: u8 = 64;
 
 /// What stops a search: the caller's flag, an optional second flag, a deadline and a node
 /// budget.
-pub struct Stopper<'a> {
+pub(crate) struct Stopper<'a> {
     /// Set by the caller to stop the search (a move played, the user's stop key).
-    pub flag: &'a AtomicBool,
+    pub(crate) flag: &'a AtomicBool,
     /// A second flag, polled like `flag`. The [`Engine`](crate::engine::Engine) passes
     /// none: its helper threads end through [`Pool::quit`].
-    pub halt: Option<&'a AtomicBool>,
+    pub(crate) halt: Option<&'a AtomicBool>,
     /// The search stops at this instant, with the best move found so far.
-    pub deadline: Option<Instant>,
+    pub(crate) deadline: Option<Instant>,
     /// The search stops after about this many nodes, counted over all threads when the
     /// searchers share a node counter.
-    pub node_limit: Option<u64>,
+    pub(crate) node_limit: Option<u64>,
 }
 
 /// One search thread's state.
-pub struct Searcher<'a> {
+pub(crate) struct Searcher<'a> {
     pub(crate) tt: &'a TranspositionTable,
     pub(crate) eval: &'a dyn Evaluator,
     pub(crate) mask: u64,
@@ -97,7 +97,7 @@ impl<'a> Searcher<'a> {
     /// `tt`, scoring the horizon with `eval`, polling `stopper`; with `shared_nodes`, it adds
     /// its nodes to that counter so that a node limit counts every thread. It starts full
     /// width, alone (no pool of helper threads).
-    pub fn new(
+    pub(crate) fn new(
         tt: &'a TranspositionTable,
         eval: &'a dyn Evaluator,
         mask: u64,
@@ -153,7 +153,7 @@ impl<'a> Searcher<'a> {
 
     /// Midgame principal-variation search to `depth` plies; exact once the depth reaches the
     /// end of the game.
-    pub fn pvs(&mut self, b: Board, depth: u32, alpha: i32, beta: i32) -> i32 {
+    pub(crate) fn pvs(&mut self, b: Board, depth: u32, alpha: i32, beta: i32) -> i32 {
         kernel::dispatch!(versions, pvs(self, b, depth, alpha, beta))
     }
 
@@ -174,13 +174,13 @@ impl<'a> Searcher<'a> {
                 upper: upper.clamp(-64, 64) as i8,
                 depth,
                 selectivity: self.selectivity,
-                best: mv,
+                best: Sq::from_code(mv),
             },
         );
     }
 
     /// Exact endgame solve: the final disc difference with perfect play, within the window.
-    pub fn solve(&mut self, b: Board, alpha: i32, beta: i32) -> i32 {
+    pub(crate) fn solve(&mut self, b: Board, alpha: i32, beta: i32) -> i32 {
         let empties = (b.empties() & self.mask).count_ones();
         self.solve_n(b, alpha, beta, empties)
     }
@@ -188,7 +188,7 @@ impl<'a> Searcher<'a> {
     /// The principal variation stored in the table from `b`, at most `max` moves (passes
     /// included); it ends where the table has no legal best move or the game ends.
     #[must_use]
-    pub fn pv(&self, mut b: Board, max: usize) -> Vec<Move> {
+    pub(crate) fn pv(&self, mut b: Board, max: usize) -> Vec<Move> {
         let mut line = Vec::new();
         while line.len() < max {
             if self.moves(b) == 0 {
@@ -211,12 +211,13 @@ impl<'a> Searcher<'a> {
     /// The table's best move for `b`, when it has one and it is legal.
     pub(crate) fn hash_move(&self, b: Board) -> Option<Sq> {
         let e = self.tt.probe(tt::hash(b))?;
-        Sq::from_code(e.best).filter(|sq| self.moves(b) & sq.bit() != 0)
+        e.best.filter(|sq| self.moves(b) & sq.bit() != 0)
     }
 
     /// Whether an entry in the table already proves the exact value of `b`.
+    #[cfg(test)]
     #[must_use]
-    pub fn solved(&self, b: Board) -> Option<i32> {
+    pub(crate) fn solved(&self, b: Board) -> Option<i32> {
         self.tt
             .probe(tt::hash(b))
             .filter(|e| {
@@ -261,7 +262,7 @@ mod versions {
             let key = tt::hash(b);
             let mut hash_move = NO_MOVE;
             if let Some(e) = this.tt.probe(key) {
-                hash_move = e.best;
+                hash_move = e.best.map_or(NO_MOVE, |sq| sq.index() as u8);
                 if u32::from(e.depth) >= depth && e.selectivity >= this.selectivity {
                     match e.apply(alpha, beta) {
                         Ok(v) => return v,

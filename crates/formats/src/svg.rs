@@ -26,7 +26,8 @@ const MARGIN: u32 = 28;
 /// The band under the board for the caption.
 const CAPTION: u32 = 32;
 
-/// Text with `&`, `<`, `>` and `"` escaped for XML.
+/// Text with `&`, `<`, `>` and `"` escaped for XML, and the control characters XML does not
+/// allow (a caption may carry a name from an imported file) replaced by `U+FFFD`.
 fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for ch in text.chars() {
@@ -35,6 +36,8 @@ fn escape(text: &str) -> String {
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
+            '\t' | '\n' | '\r' => out.push(ch),
+            c if c.is_control() => out.push('\u{fffd}'),
             _ => out.push(ch),
         }
     }
@@ -233,7 +236,8 @@ mod tests {
                 last,
                 legal: true,
                 scores: vec![],
-                caption: Some("Tiger <& \"co\">".into()),
+                // Control characters are not allowed in XML at all.
+                caption: Some("Tiger <& \"co\">\u{1b}[1m\u{7}".into()),
             },
         );
         let doc = parse(&svg);
@@ -263,7 +267,7 @@ mod tests {
             .and_then(|n| n.text());
         assert_eq!(
             caption,
-            Some("Tiger <& \"co\"> · Black 6, White 3, White to move")
+            Some("Tiger <& \"co\">\u{fffd}[1m\u{fffd} · Black 6, White 3, White to move")
         );
         // The last move, c4, is ringed where c4 is.
         let ring = doc

@@ -16,6 +16,7 @@ mod explorer;
 mod history;
 mod log;
 mod player;
+mod printable;
 mod replay;
 mod session;
 mod settings;
@@ -29,6 +30,7 @@ pub use history::{
 };
 pub use log::{GameLog, LogError, LogHandle, LogId, LoggedMove};
 pub use player::{levels_help, ParsePlayerError, Player};
+pub use printable::{printable, Printable};
 pub use replay::{outcome_text, player_name, record_note, Line, Replay, VariationError};
 pub use session::{
     evaluation, move_at, result_line, side_label, ComputerTurn, LastMove, PlayError, Session,

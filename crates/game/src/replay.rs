@@ -149,12 +149,16 @@ impl Replay {
     }
 }
 
-/// A stored player, e.g. `Ann` or `reversi (level hard)`.
+/// A stored player as a terminal shows it, e.g. `Ann` or `reversi (level hard)` (the name
+/// and level from a file or the network, escaped by [`crate::printable`]).
 #[must_use]
 pub fn player_name(p: &reversi_store::Player) -> String {
+    let name = crate::printable(&p.name);
     match (p.kind, &p.level) {
-        (PlayerKind::Computer, Some(level)) => format!("{} (level {level})", p.name),
-        _ => p.name.clone(),
+        (PlayerKind::Computer, Some(level)) => {
+            format!("{name} (level {})", crate::printable(level))
+        }
+        _ => name.to_string(),
     }
 }
 

@@ -6,6 +6,7 @@ use rusqlite::{params, params_from_iter};
 
 use crate::codec::{move_to_column, outcome_to_text};
 use crate::explorer::{self, counted_score, Tally, EXPLORER_MAX_DISCS};
+use crate::model::kept;
 use crate::store::{checked_start, clock_ms, dedup_hash, in_transaction, LoadError};
 use crate::{ImportGame, ImportReport, Store, StoreError};
 
@@ -112,33 +113,38 @@ impl Store {
                         .map_err(|e| rejected(format!("move {} ({}): {e}", ply + 1, m.mv)))?;
                 }
                 let moves: Vec<Move> = g.moves.iter().map(|m| m.mv).collect();
+                // Hashed as stored, so that the game's export (which has the cut texts) is
+                // known again when imported.
+                let (black, white) = (g.game.black.kept(), g.game.white.kept());
+                let started_at = g.game.started_at.as_deref().map(kept);
+                let event = g.event.as_deref().map(kept);
                 let hash = dedup_hash(
                     g.game.size,
                     g.game.rules,
                     g.game.start.as_ref(),
                     &moves,
-                    (&g.game.black, &g.game.white),
-                    g.game.started_at.as_deref(),
-                    g.event.as_deref(),
+                    (&black, &white),
+                    started_at,
+                    event,
                 );
                 let added = insert_game.execute(params![
                     g.game.size.get(),
                     g.game.rules.name(),
                     start,
-                    g.game.black.name,
-                    g.game.black.kind.name(),
-                    g.game.black.level,
-                    g.game.white.name,
-                    g.game.white.kind.name(),
-                    g.game.white.level,
-                    g.game.started_at,
-                    g.ended_at,
+                    black.name,
+                    black.kind.name(),
+                    black.level,
+                    white.name,
+                    white.kind.name(),
+                    white.level,
+                    started_at,
+                    g.ended_at.as_deref().map(kept),
                     g.status.name(),
                     g.result.map(outcome_to_text),
                     g.score.map(|s| s.black),
                     g.score.map(|s| s.white),
-                    g.event,
-                    g.source,
+                    event,
+                    g.source.as_deref().map(kept),
                     g.moves.len() as i64,
                     &hash[..],
                     g.game.clock.map(|c| clock_ms(c.base)),

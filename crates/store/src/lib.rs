@@ -30,7 +30,7 @@ pub use explorer::{ExplorerMove, ExplorerSize, EXPLORER_MAX_DISCS};
 pub use holders::{WebSeats, Writer};
 pub use model::{
     GameFilter, GameId, GameInfo, ImportGame, ImportReport, MoveRecord, NewGame, ParseGameIdError,
-    ParseStatusError, Player, PlayerKind, Status, StoredGame, Termination,
+    ParseStatusError, Player, PlayerKind, Status, StoredGame, Termination, MAX_TEXT_CHARS,
 };
 pub use paths::default_path;
 pub use schema::SCHEMA_VERSION;

@@ -37,6 +37,19 @@ impl FromStr for GameId {
     }
 }
 
+/// The most characters the history keeps of a text from outside: a player's name or level,
+/// an event, a source, a date as a file writes it. Longer ones are cut to their first
+/// `MAX_TEXT_CHARS` characters when stored (new games and imports alike); what is kept is
+/// kept as given, control characters included: front ends escape them when they show it.
+pub const MAX_TEXT_CHARS: usize = 100;
+
+/// `text` cut to its first [`MAX_TEXT_CHARS`] characters.
+pub(crate) fn kept(text: &str) -> &str {
+    text.char_indices()
+        .nth(MAX_TEXT_CHARS)
+        .map_or(text, |(end, _)| &text[..end])
+}
+
 /// Who plays a side.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum PlayerKind {
@@ -69,6 +82,15 @@ pub struct Player {
 }
 
 impl Player {
+    /// The player as the history keeps it (its texts cut to [`MAX_TEXT_CHARS`]).
+    pub(crate) fn kept(&self) -> Player {
+        Player {
+            name: kept(&self.name).to_string(),
+            kind: self.kind,
+            level: self.level.as_deref().map(|l| kept(l).to_string()),
+        }
+    }
+
     /// A person.
     #[must_use]
     pub fn human(name: &str) -> Player {

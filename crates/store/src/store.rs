@@ -7,6 +7,7 @@ use std::time::Duration;
 use reversi_core::{BoardSize, Color, Game, Move, Position, Rules, Score, TimeControl};
 use rusqlite::{params, Connection, OptionalExtension, Row, Transaction, TransactionBehavior};
 
+use crate::model::kept;
 use crate::codec::{
     kind_from_text, move_from_column, move_to_column, outcome_from_text, outcome_to_text,
     position_from_text, position_to_text, status_from_text, Fnv128,
@@ -120,7 +121,11 @@ impl Store {
     /// or an SQLite error.
     pub fn create_game(&mut self, game: &NewGame) -> Result<GameId, StoreError> {
         let start = checked_start(game)?;
-        let started = game.started_at.clone().unwrap_or_else(now_utc);
+        let started = game
+            .started_at
+            .as_deref()
+            .map_or_else(now_utc, |d| kept(d).to_string());
+        let (black, white) = (game.black.kept(), game.white.kept());
         self.conn
             .execute(
                 "INSERT INTO games (board_size, rules, start_position, black_name, black_kind, \
@@ -131,12 +136,12 @@ impl Store {
                     game.size.get(),
                     game.rules.name(),
                     start,
-                    game.black.name,
-                    game.black.kind.name(),
-                    game.black.level,
-                    game.white.name,
-                    game.white.kind.name(),
-                    game.white.level,
+                    black.name,
+                    black.kind.name(),
+                    black.level,
+                    white.name,
+                    white.kind.name(),
+                    white.level,
                     started,
                     game.clock.map(|c| clock_ms(c.base)),
                     game.clock.map(|c| clock_ms(c.increment)),

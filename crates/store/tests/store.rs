@@ -10,7 +10,7 @@ use std::path::Path;
 use reversi_core::{BoardSize, Color, Game, IllegalMove, Move, Outcome, Position, Rules, Score};
 use reversi_store::{
     GameFilter, GameId, ImportGame, MoveRecord, NewGame, Player, PlayerKind, Status, Store,
-    StoreError, SCHEMA_VERSION,
+    StoreError, MAX_TEXT_CHARS, SCHEMA_VERSION,
 };
 
 fn new_game(black: &str, white: &str) -> NewGame {
@@ -307,6 +307,33 @@ fn a_finished_game_is_a_duplicate_of_its_reimport() {
     again.game.started_at = new.started_at.clone();
     let report = store.import_games(&[again], &mut |_| {}).unwrap();
     assert_eq!((report.added, report.skipped), (0, 1));
+}
+
+/// Text from a file is kept as given (front ends escape it when they show it), cut to
+/// `MAX_TEXT_CHARS` characters; a reimport of the same game is still known.
+#[test]
+fn imported_names_are_kept_as_given_and_cut_to_the_length_limit() {
+    let mut store = Store::open_in_memory().unwrap();
+    let game = first_move_game(BoardSize::SIX, Rules::Othello);
+    let hostile = "\u{1b}[31mEve\u{7}\nline two";
+    let long = "é".repeat(MAX_TEXT_CHARS + 50);
+    let mut g = ImportGame::from_game(&game, Player::human(hostile), Player::human(&long), None);
+    g.event = Some(format!("{long}x"));
+    g.source = Some(long.clone());
+    g.game.started_at = Some(long.clone());
+    assert_eq!(store.import_games(&[g.clone()], &mut |_| {}).unwrap().added, 1);
+    let info = &store.list_games(&GameFilter::default()).unwrap()[0];
+    assert_eq!(info.black.name, hostile);
+    let cut = "é".repeat(MAX_TEXT_CHARS);
+    assert_eq!(info.white.name, cut);
+    assert_eq!(info.event.as_deref(), Some(cut.as_str()));
+    assert_eq!(info.source.as_deref(), Some(cut.as_str()));
+    assert_eq!(info.started_at.as_deref(), Some(cut.as_str()));
+    let again = store.import_games(&[g], &mut |_| {}).unwrap();
+    assert_eq!((again.added, again.skipped), (0, 1));
+    // A new game's names are cut the same way.
+    let id = store.create_game(&new_game(&long, "Engine")).unwrap();
+    assert_eq!(store.game_info(id).unwrap().black.name, cut);
 }
 
 fn bytes(path: &Path) -> Vec<u8> {

@@ -13,7 +13,7 @@ use anyhow::{bail, Context};
 use clap::{Args, Subcommand, ValueEnum};
 use reversi_core::{format_transcript, opening_name, BoardSize, Color, Outcome, Rules};
 use reversi_formats::svg::{position_svg, SvgOptions};
-use reversi_game::{clock_seed, convert, Replay, StoreLog};
+use reversi_game::{clock_seed, convert, printable, Replay, StoreLog};
 use reversi_store::{GameFilter, GameId, GameInfo, PlayerKind, Status, Store};
 
 use crate::frontend::{self, db_path};
@@ -224,11 +224,15 @@ fn replay(path: &Path, id: GameId, plain: bool) -> anyhow::Result<ExitCode> {
     frontend::replay(replay, plain, path.to_path_buf())
 }
 
+/// A player for `history show` (its name and level escaped: they may come from a file).
 fn player_text(p: &reversi_store::Player) -> String {
+    let name = printable(&p.name);
     match (&p.kind, &p.level) {
-        (PlayerKind::Computer, Some(level)) => format!("{} (computer, level {level})", p.name),
-        (PlayerKind::Computer, None) => format!("{} (computer)", p.name),
-        (PlayerKind::Human, _) => p.name.clone(),
+        (PlayerKind::Computer, Some(level)) => {
+            format!("{name} (computer, level {})", printable(level))
+        }
+        (PlayerKind::Computer, None) => format!("{name} (computer)"),
+        (PlayerKind::Human, _) => name.to_string(),
     }
 }
 
@@ -277,9 +281,9 @@ fn list(
             out,
             "{:>7}  {:<10}  {} vs {}  {} {}  {}",
             g.id,
-            date,
-            g.black.name,
-            g.white.name,
+            printable(date),
+            printable(&g.black.name),
+            printable(&g.white.name),
             g.size,
             g.rules,
             result_text(g)
@@ -318,17 +322,18 @@ fn show(store: &Store, id: GameId) -> anyhow::Result<ExitCode> {
         ""
     };
     writeln!(out, "Board:   {} {}{start}", info.size, info.rules)?;
+    // Dates, event and source may come from an imported file: shown escaped.
     if let Some(d) = &info.started_at {
-        writeln!(out, "Started: {d}")?;
+        writeln!(out, "Started: {}", printable(d))?;
     }
     if let Some(d) = &info.ended_at {
-        writeln!(out, "Ended:   {d}")?;
+        writeln!(out, "Ended:   {}", printable(d))?;
     }
     if let Some(e) = &info.event {
-        writeln!(out, "Event:   {e}")?;
+        writeln!(out, "Event:   {}", printable(e))?;
     }
     if let Some(s) = &info.source {
-        writeln!(out, "Source:  {s}")?;
+        writeln!(out, "Source:  {}", printable(s))?;
     }
     let result = match (info.result, info.score) {
         (Some(Outcome::Win(c)), Some(s)) => format!("{c} wins {s}"),
@@ -516,7 +521,8 @@ fn export_svg(
         scores: Vec::new(),
         caption: Some(format!(
             "Game {id}, {} vs {}, {after}",
-            stored.info.black.name, stored.info.white.name
+            printable(&stored.info.black.name),
+            printable(&stored.info.white.name)
         )),
     };
     write_output(&position_svg(position, &options), output)

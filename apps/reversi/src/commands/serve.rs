@@ -43,11 +43,12 @@ pub struct ServeArgs {
     /// [default: 60].
     #[arg(long, value_name = "SECS")]
     pub analysis_time: Option<u64>,
-    /// Open connections at once; one more is answered 503 [default: 512].
+    /// Open connections at once; one more is answered 503. Kept within the open-file limit,
+    /// whose soft value is raised to the hard one at the start [default: 4096].
     #[arg(long, value_name = "N")]
     pub connections: Option<usize>,
     /// Live event streams (pages watching a game) at once; one more is answered 503
-    /// [default: 256].
+    /// [default: 2048].
     #[arg(long, value_name = "N")]
     pub streams: Option<usize>,
     /// Seconds a client may take to send a request's headers, and an idle connection stays
@@ -66,7 +67,8 @@ pub struct ServeArgs {
     #[arg(long, value_name = "PATH")]
     pub admin_token_file: Option<PathBuf>,
     /// Let anyone who reaches the server delete and import games, with no token (only for a
-    /// server listening on this machine alone).
+    /// server this machine alone reaches: refused with another address than a loopback one, a
+    /// --public-url, or an --allow-host name other than localhost).
     #[arg(long)]
     pub no_admin_token: bool,
     /// A host name the server answers to besides its own address (the name people reach it
@@ -82,6 +84,8 @@ pub struct ServeArgs {
 }
 
 pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
+    // Refused options before anything is made on disk.
+    let token = admin_token(&args)?;
     let path = crate::frontend::db_path(args.db.clone())?;
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
@@ -107,6 +111,14 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     if let Some(n) = args.connections {
         config.conn.connections = n.max(1);
     }
+    // Each connection is an open file: as many as the system lets this process have.
+    let files = open_file_limit();
+    let fitting = files.map(|f| {
+        usize::try_from(f.saturating_sub(FILES_KEPT))
+            .unwrap_or(usize::MAX)
+            .max(1)
+    });
+    let capped = fitting.filter(|&most| config.conn.connections > most);
     if let Some(n) = args.streams {
         config.streams = n;
     }
@@ -120,7 +132,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         config.idle = Duration::from_secs(s);
     }
     let local = args.addr.ip().is_loopback();
-    config.admin_token = admin_token(&args, local)?;
+    config.admin_token = token;
     config.allowed_hosts = if local || !args.allow_host.is_empty() {
         let mut hosts = args.allow_host.clone();
         hosts.push(args.addr.ip().to_string());
@@ -149,6 +161,14 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         if let Some(url) = &args.public_url {
             outln!("links for other people name {}", url.as_str())?;
         }
+        if let (Some(most), Some(files)) = (capped, files) {
+            outln!(
+                "at most {most} connections at once, not {}: this process may open {files} files \
+                 (ulimit -n), {FILES_KEPT} of them kept for the database and the server",
+                config.conn.connections
+            )?;
+            config.conn.connections = most;
+        }
         match &config.admin_token {
             Some(token) if args.admin_token_file.is_none() => {
                 outln!("admin token (deleting and importing history games): {token}")?;
@@ -167,6 +187,35 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         outln!("reversi: stopped")?;
         Ok(ExitCode::SUCCESS)
     })
+}
+
+/// Open files kept for everything but connections: the database, its journal and a game's
+/// log, the listener, the runtime's own, the standard streams.
+const FILES_KEPT: u64 = 64;
+
+/// How many files this process may open (`None`: no limit known), after raising the soft
+/// limit to the hard one: a shell's default soft limit (often 1,024) would refuse connections
+/// long before `--connections`.
+#[cfg(unix)]
+fn open_file_limit() -> Option<u64> {
+    use rustix::process::{getrlimit, setrlimit, Resource, Rlimit};
+    let limit = getrlimit(Resource::Nofile);
+    if limit.current.is_some() && limit.current != limit.maximum {
+        let raised = Rlimit {
+            current: limit.maximum,
+            maximum: limit.maximum,
+        };
+        // Where the hard limit cannot be the soft one (macOS's unlimited), the soft one stays.
+        if setrlimit(Resource::Nofile, raised).is_ok() {
+            return limit.maximum;
+        }
+    }
+    limit.current
+}
+
+#[cfg(not(unix))]
+fn open_file_limit() -> Option<u64> {
+    None
 }
 
 /// Completes at Ctrl-C or (on Unix) SIGTERM.
@@ -194,16 +243,42 @@ async fn shutdown_signal() {
     }
 }
 
+/// How people on other machines reach the server, if they can: a non-loopback address, a
+/// `--public-url` (a proxy in front passes requests on to a loopback address), or an
+/// `--allow-host` name other than this machine's own.
+fn reachable_from_elsewhere(args: &ServeArgs) -> Option<String> {
+    if !args.addr.ip().is_loopback() {
+        return Some(format!("--addr {}", args.addr));
+    }
+    if let Some(url) = &args.public_url {
+        return Some(format!("--public-url {}", url.as_str()));
+    }
+    let loopback = |name: &str| {
+        name.eq_ignore_ascii_case("localhost")
+            || name
+                .trim_start_matches('[')
+                .trim_end_matches(']')
+                .parse::<std::net::IpAddr>()
+                .is_ok_and(|ip| ip.is_loopback())
+    };
+    args.allow_host
+        .iter()
+        .find(|h| !loopback(h))
+        .map(|h| format!("--allow-host {h}"))
+}
+
 /// The admin token: from the file, the environment, or new; none when turned off (refused for
 /// a server other machines can reach).
-fn admin_token(args: &ServeArgs, local: bool) -> anyhow::Result<Option<String>> {
+fn admin_token(args: &ServeArgs) -> anyhow::Result<Option<String>> {
     if args.no_admin_token {
-        anyhow::ensure!(
-            local,
-            "--no-admin-token is only for a server on this machine alone (--addr 127.0.0.1:...): \
-             on {} anyone who reaches it could delete the history",
-            args.addr
-        );
+        if let Some(how) = reachable_from_elsewhere(args) {
+            anyhow::bail!(
+                "--no-admin-token is only for a server that this machine alone can reach: with \
+                 {how} people elsewhere reach it, and any of them could delete and import \
+                 games. Leave --no-admin-token out (a token is printed at the start) or give \
+                 one with --admin-token-file"
+            );
+        }
         return Ok(None);
     }
     if let Some(path) = &args.admin_token_file {

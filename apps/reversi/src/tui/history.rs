@@ -12,7 +12,7 @@ use reversi_store::{GameFilter, GameId, GameInfo, Status};
 
 use super::game::Note;
 use super::theme::Theme;
-use reversi_game::{result_line, History, Replay};
+use reversi_game::{printable, result_line, History, Replay};
 
 /// What the app does after a key on the history screen.
 pub enum HistoryAction {
@@ -213,7 +213,9 @@ fn row_text(g: &GameInfo) -> String {
         .started_at
         .as_deref()
         .map_or("-", |d| d.get(..10).unwrap_or(d));
-    let players = format!("{} vs {}", g.black.name, g.white.name);
+    // Names and dates may come from an imported file: shown escaped.
+    let date = printable(date);
+    let players = format!("{} vs {}", printable(&g.black.name), printable(&g.white.name));
     let result = match (g.status, g.score) {
         (Status::InProgress, _) => format!("in progress ({} moves)", g.move_count),
         (Status::Finished, Some(s)) => result_line(s),

@@ -176,6 +176,15 @@ pub fn new_token() -> String {
     out
 }
 
+/// The version after `last`: the time now in microseconds since 1970 (a JavaScript number
+/// holds it exactly until the year 2255), or `last + 1` if the clock is not past `last`.
+fn next_version(last: u64) -> u64 {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_micros()).unwrap_or(u64::MAX));
+    now.max(last.saturating_add(1))
+}
+
 /// How long past its budget a computer move may run before the server stops it (a level
 /// finishes its iteration first).
 const CAP_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
@@ -205,7 +214,11 @@ pub struct GameState {
     searches: u64,
     /// The latest report of the search under way.
     pub thinking: Option<Arc<ThinkingView>>,
-    /// Counts the changes, so that a browser can drop a state older than one it has shown.
+    /// Rises with every change, so that a browser can drop a state older than one it has
+    /// shown: the change's time in microseconds since 1970, or one more than the last version
+    /// when that is higher. Taken from the clock, it keeps rising when the game is reopened
+    /// from the history (after a restart, or unloaded while idle), which a count from zero
+    /// would not.
     pub version: u64,
     /// When a request last touched the game (idle games leave memory).
     pub last_active: Instant,
@@ -266,7 +279,9 @@ impl LiveGame {
                 search: None,
                 searches: 0,
                 thinking: None,
-                version: 0,
+                // An ended game shown from the history is never broadcast: it too is newer
+                // than anything a page showed before.
+                version: next_version(0),
                 last_active: Instant::now(),
                 ended_at: None,
                 closed: false,
@@ -525,7 +540,7 @@ impl LiveGame {
     }
 
     fn broadcast(&self, gs: &mut GameState) {
-        gs.version += 1;
+        gs.version = next_version(gs.version);
         gs.last_active = Instant::now();
         if gs.ended() && gs.ended_at.is_none() {
             gs.ended_at = Some(Instant::now());
@@ -554,41 +569,57 @@ impl LiveGame {
         let budget = computer_budget(&gs.session);
         tokio::spawn(async move {
             let permit = app.pool().slot(Work::computer_move(budget)).await;
-            Backend::stop_after(&stop, budget.min(app.search_cap) + CAP_GRACE);
+            // Cancelled (undo, resign, delete, shutdown) while it waited for its slot.
             if stop.load(Ordering::Relaxed) {
                 return;
             }
+            // The cap raises the same flag as a cancel, but the two part afterwards: a
+            // cancelled search is no longer the game's (`cancel_search` took it), while a cut
+            // one still is, and its best move so far is played.
+            Backend::stop_after(&stop, budget.min(app.search_cap) + CAP_GRACE);
             let Some(game) = me.upgrade() else {
                 return;
             };
             let events = game.events.clone();
             let (color, ply) = (turn.color, turn.ply);
-            let search_stop = Arc::clone(&stop);
             let watcher = Arc::clone(&game);
             let decided = tokio::task::spawn_blocking(move || {
                 let _permit = permit;
-                turn.run(&search_stop, &mut |t: &Thinking| {
+                turn.run(&stop, &mut |t: &Thinking| {
                     let view = Arc::new(ThinkingView::of(color, ply, t));
                     watcher.lock().thinking = Some(Arc::clone(&view));
                     let _ = events.send(Event::Thinking(view));
                 })
             })
             .await;
-            if let Ok(Some(decision)) = decided {
-                if !stop.load(Ordering::Relaxed) {
-                    game.computer_played(&app, id, ply, &decision);
-                }
-            }
+            game.computer_played(&app, id, ply, decided.ok().flatten().as_ref());
         });
     }
 
-    /// The computer's decision arrives: played if it is still wanted.
-    fn computer_played(&self, app: &Backend, search: u64, ply: usize, decision: &Decision) {
+    /// The computer's search `search` has ended with `decision`: played if the search is still
+    /// the game's. A search that ended without a move (it failed) frees the game's search
+    /// slot all the same, so that the game is not left "thinking" with nothing running.
+    fn computer_played(
+        &self,
+        app: &Backend,
+        search: u64,
+        ply: usize,
+        decision: Option<&Decision>,
+    ) {
         let mut gs = self.lock();
         if gs.search.as_ref().map(|s| s.id) != Some(search) {
             return;
         }
         gs.search = None;
+        let Some(decision) = decision else {
+            eprintln!(
+                "reversi serve: game {}: the computer's search ended without a move",
+                self.id
+            );
+            gs.thinking = None;
+            self.broadcast(&mut gs);
+            return;
+        };
         match gs.session.play_decision(ply, decision) {
             Ok(()) | Err(PlayError::OutOfTime(_)) => self.changed(app, &mut gs),
             Err(_) => {}

@@ -86,6 +86,43 @@ async fn a_weak_computer_answers_while_two_perfect_hints_run() {
     .await;
 }
 
+/// A regression test: a computer move cut by the server's cap (`--search-time`) was thrown
+/// away as if cancelled, so the game said "thinking" forever with no search running and never
+/// left memory. A cut search plays its best move so far, as a level's own deadline does.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_computer_move_cut_by_the_search_cap_is_played() {
+    let mut config = Config::for_cores(1);
+    // Cut after the grace alone (2 s), long before level 60's own 20 s.
+    config.search_cap = Duration::ZERO;
+    config.idle = Duration::ZERO;
+    let state = state_with(config);
+    let app = app(state.clone());
+    let asked = Instant::now();
+    let (id, _, _) = create(&app, json!({"black": "ai:60", "white": "human"})).await;
+    let mut last = Value::Null;
+    for _ in 0..1500 {
+        let (s, v) = call(&app, "GET", &format!("/api/games/{id}"), None, None).await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        if v["human_turn"] == json!(true) {
+            last = v;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let waited = asked.elapsed();
+    assert_eq!(
+        last["moves"].as_array().map(Vec::len),
+        Some(1),
+        "the computer never moved after {waited:?}: {last}"
+    );
+    assert!(waited >= Duration::from_millis(1900), "not cut: {waited:?}");
+    assert_eq!(last["thinking"], false);
+    // The search slot is free and the game, idle with nobody watching, leaves memory.
+    assert_eq!(state.backend().pool().load(), (0, 0));
+    state.sweep();
+    assert_eq!(state.loaded(), 0, "the game stayed in memory");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn hints_past_the_queue_bounds_are_refused_with_429() {
     let mut config = Config::for_cores(1);
@@ -255,6 +292,38 @@ async fn after_a_restart_a_game_goes_on_with_its_seats_and_tokens() {
     )
     .await;
     assert_eq!(s, StatusCode::CONFLICT);
+}
+
+/// A regression test: a game reopened from the history (after a restart, or unloaded while
+/// idle) counted its versions from 1 again, and an open page, which drops any state older than
+/// the one it shows, ignored every update until reloaded.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn versions_keep_rising_across_a_restart_and_an_unload() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("games.sqlite3");
+    let mut config = Config::for_cores(1);
+    config.idle = Duration::ZERO;
+    let (id, token, before) = {
+        let app = app(AppState::new(Store::open(&path).unwrap(), config.clone()));
+        let (id, token, _) = create(&app, json!({"white": "human"})).await;
+        let v = play(&app, id, &token, &["f5", "d6", "c3", "d3"]).await;
+        (id, token, v["version"].as_u64().unwrap())
+    };
+    let state = AppState::new(Store::open(&path).unwrap(), config);
+    let app = app(state.clone());
+    let (s, v) = call(&app, "GET", &format!("/api/games/{id}"), None, None).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let reopened = v["version"].as_u64().unwrap();
+    assert!(reopened > before, "version {reopened} after the restart, {before} before");
+    let v = play(&app, id, &token, &["c4"]).await;
+    let played = v["version"].as_u64().unwrap();
+    assert!(played > reopened, "{played} after {reopened}");
+    // Unloaded while idle and reopened by the next request: still rising.
+    state.sweep();
+    assert_eq!(state.loaded(), 0);
+    let (_, v) = call(&app, "GET", &format!("/api/games/{id}"), None, None).await;
+    let again = v["version"].as_u64().unwrap();
+    assert!(again > played, "{again} after {played}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -85,7 +85,8 @@ pub struct LastMoveView {
 #[derive(Debug, Serialize)]
 pub struct GameView {
     pub id: i64,
-    /// Grows with every change: a state with a lower version is stale.
+    /// Grows with every change, across restarts too (microseconds since 1970 at the change):
+    /// a state with a lower version is stale.
     pub version: u64,
     pub size: u8,
     pub rules: &'static str,

@@ -719,6 +719,16 @@ const tests = {
       assert.equal(await page.locator("#share-status").textContent(), "Waiting for your opponent to join…");
       assert.match(await page.locator('[data-square="f5"]:visible').first().getAttribute("class"), /^sq black\b/);
       assert.equal(await page.locator("#error").isHidden(), true);
+      // The opponent joins and moves on the new server: the open page shows it (the reopened
+      // game's versions go on rising, so the page does not take its states for stale ones).
+      const code = await page.evaluate((n) => tokenFor(n).code, id);
+      const joined = await page.request.post(`${server.url}api/games/${id}/join`, { data: { code } });
+      assert.equal(joined.status(), 200, await joined.text());
+      const moved = await page.request.post(`${server.url}api/games/${id}/moves`,
+        { data: { square: "d6" }, headers: { "x-player-token": (await joined.json()).token } });
+      assert.equal(moved.status(), 200, await moved.text());
+      await waitMoves(page, 2);
+      await page.waitForSelector('#board [data-square="d6"].white');
     } finally {
       await page.context().close();
       await stopServer(server.child);

@@ -229,7 +229,7 @@ mod versions {
             let mut hash_move = NO_MOVE;
             if use_tt {
                 if let Some(e) = this.tt.probe(key) {
-                    hash_move = e.best;
+                    hash_move = e.best.map_or(NO_MOVE, |sq| sq.index() as u8);
                     if e.is_solve() && e.selectivity >= this.selectivity {
                         match e.apply(alpha, beta) {
                             Ok(v) => return v,

@@ -17,7 +17,7 @@ use crate::Board;
 
 /// The splits waiting for helpers, and how many threads are idle.
 #[derive(Default)]
-pub struct Pool {
+pub(crate) struct Pool {
     queue: Mutex<VecDeque<Arc<Split>>>,
     /// Splits in the queue (read without the lock by spinning threads).
     queued: AtomicUsize,
@@ -49,7 +49,7 @@ struct Split {
 impl Pool {
     /// An empty pool: no split queued, no helper idle.
     #[must_use]
-    pub fn new() -> Pool {
+    pub(crate) fn new() -> Pool {
         Pool::default()
     }
 
@@ -91,12 +91,12 @@ impl Pool {
     }
 
     /// Ends the helpers' loops (at the end of a search).
-    pub fn quit(&self) {
+    pub(crate) fn quit(&self) {
         self.quit.store(true, Ordering::Release);
     }
 
     /// A helper thread's life: take splits and search them until [`Pool::quit`].
-    pub fn helper(
+    pub(crate) fn helper(
         &self,
         tt: &TranspositionTable,
         eval: &dyn Evaluator,

@@ -26,8 +26,8 @@ pub fn run(store: &Store, id: GameId, level: &str) -> anyhow::Result<ExitCode> {
     writeln!(
         out,
         "Game {id}: {} vs {}, analysed at level {}",
-        stored.info.black.name,
-        stored.info.white.name,
+        reversi_game::printable(&stored.info.black.name),
+        reversi_game::printable(&stored.info.white.name),
         level.get()
     )?;
     writeln!(

@@ -247,3 +247,30 @@ fn an_empty_history_says_so_and_a_direct_replay_quits_on_q() {
     key(&mut app, KeyCode::Char('q'));
     assert!(app.quit);
 }
+
+/// A regression test: an imported name's control characters reached the screen (ratatui
+/// drops a bare escape, but not the rest of its sequence, nor a right-to-left override).
+#[test]
+fn names_from_a_file_are_shown_escaped_in_the_list_and_the_replay() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("games.sqlite3");
+    let mut store = Store::open(&db).unwrap();
+    let game = Game::new(Position::start(BoardSize::FOUR, Rules::Othello));
+    let import = reversi_store::ImportGame::from_game(
+        &game,
+        Player::human("\u{1b}[31mEve\u{202e}"),
+        Player::human("Cy"),
+        Some(reversi_core::Score { black: 9, white: 7 }),
+    );
+    store.import_games(&[import], &mut |_| {}).unwrap();
+    drop(store);
+    let mut app = app(&db);
+    key(&mut app, KeyCode::Char('h'));
+    let t = text(&app);
+    assert!(!t.contains('\u{202e}'), "{t}");
+    assert!(t.contains(r"\u{1b}[31mEve\u{202…"), "{t}");
+    key(&mut app, KeyCode::Enter);
+    let t = text(&app);
+    assert!(!t.contains('\u{202e}'), "{t}");
+    assert!(t.contains(r"\u{1b}[31mEve\u{202e} vs Cy"), "{t}");
+}
