@@ -321,17 +321,26 @@ fn the_open_file_limit_is_raised_and_bounds_the_connections() {
         )
     };
     let files = |server: &Server| {
-        let limits = std::fs::read_to_string(format!("/proc/{}/limits", server.child.id())).unwrap();
+        let limits =
+            std::fs::read_to_string(format!("/proc/{}/limits", server.child.id())).unwrap();
         let line = limits
             .lines()
             .find(|l| l.starts_with("Max open files"))
             .unwrap()
             .to_string();
-        let n: Vec<String> = line.split_whitespace().skip(3).take(2).map(String::from).collect();
+        let n: Vec<String> = line
+            .split_whitespace()
+            .skip(3)
+            .take(2)
+            .map(String::from)
+            .collect();
         (n[0].clone(), n[1].clone())
     };
     // A low soft limit under the default hard one: raised to the hard limit.
-    let hard = TestCommand::new("sh").args(["-c", "ulimit -Hn"]).run().stdout;
+    let hard = TestCommand::new("sh")
+        .args(["-c", "ulimit -Hn"])
+        .run()
+        .stdout;
     let server = serve("ulimit -Sn 256");
     let (soft, max) = files(&server);
     assert_eq!(soft, max, "the soft limit stayed below the hard one");

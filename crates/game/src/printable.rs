@@ -74,7 +74,10 @@ mod tests {
     fn terminal_sequences_bells_and_line_breaks_are_escaped() {
         for (raw, shown) in [
             ("Ann", "Ann"),
-            ("\u{1b}[2J\u{1b}]0;title\u{7}", r"\u{1b}[2J\u{1b}]0;title\u{7}"),
+            (
+                "\u{1b}[2J\u{1b}]0;title\u{7}",
+                r"\u{1b}[2J\u{1b}]0;title\u{7}",
+            ),
             ("a\r\nb\tc", r"a\r\nb\tc"),
             ("del\u{7f} csi\u{9b}", r"del\u{7f} csi\u{9b}"),
             ("\u{202e}evil", r"\u{202e}evil"),

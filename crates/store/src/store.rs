@@ -7,11 +7,11 @@ use std::time::Duration;
 use reversi_core::{BoardSize, Color, Game, Move, Position, Rules, Score, TimeControl};
 use rusqlite::{params, Connection, OptionalExtension, Row, Transaction, TransactionBehavior};
 
-use crate::model::kept;
 use crate::codec::{
     kind_from_text, move_from_column, move_to_column, outcome_from_text, outcome_to_text,
     position_from_text, position_to_text, status_from_text, Fnv128,
 };
+use crate::model::kept;
 use crate::{
     explorer, now_utc, schema, GameFilter, GameId, GameInfo, MoveRecord, NewGame, Player, Status,
     StoreError, StoredGame, Termination,

@@ -321,7 +321,10 @@ fn imported_names_are_kept_as_given_and_cut_to_the_length_limit() {
     g.event = Some(format!("{long}x"));
     g.source = Some(long.clone());
     g.game.started_at = Some(long.clone());
-    assert_eq!(store.import_games(&[g.clone()], &mut |_| {}).unwrap().added, 1);
+    assert_eq!(
+        store.import_games(&[g.clone()], &mut |_| {}).unwrap().added,
+        1
+    );
     let info = &store.list_games(&GameFilter::default()).unwrap()[0];
     assert_eq!(info.black.name, hostile);
     let cut = "é".repeat(MAX_TEXT_CHARS);

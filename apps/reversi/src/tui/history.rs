@@ -215,7 +215,11 @@ fn row_text(g: &GameInfo) -> String {
         .map_or("-", |d| d.get(..10).unwrap_or(d));
     // Names and dates may come from an imported file: shown escaped.
     let date = printable(date);
-    let players = format!("{} vs {}", printable(&g.black.name), printable(&g.white.name));
+    let players = format!(
+        "{} vs {}",
+        printable(&g.black.name),
+        printable(&g.white.name)
+    );
     let result = match (g.status, g.score) {
         (Status::InProgress, _) => format!("in progress ({} moves)", g.move_count),
         (Status::Finished, Some(s)) => result_line(s),

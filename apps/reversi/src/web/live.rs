@@ -599,13 +599,7 @@ impl LiveGame {
     /// The computer's search `search` has ended with `decision`: played if the search is still
     /// the game's. A search that ended without a move (it failed) frees the game's search
     /// slot all the same, so that the game is not left "thinking" with nothing running.
-    fn computer_played(
-        &self,
-        app: &Backend,
-        search: u64,
-        ply: usize,
-        decision: Option<&Decision>,
-    ) {
+    fn computer_played(&self, app: &Backend, search: u64, ply: usize, decision: Option<&Decision>) {
         let mut gs = self.lock();
         if gs.search.as_ref().map(|s| s.id) != Some(search) {
             return;

@@ -314,7 +314,10 @@ async fn versions_keep_rising_across_a_restart_and_an_unload() {
     let (s, v) = call(&app, "GET", &format!("/api/games/{id}"), None, None).await;
     assert_eq!(s, StatusCode::OK, "{v}");
     let reopened = v["version"].as_u64().unwrap();
-    assert!(reopened > before, "version {reopened} after the restart, {before} before");
+    assert!(
+        reopened > before,
+        "version {reopened} after the restart, {before} before"
+    );
     let v = play(&app, id, &token, &["c4"]).await;
     let played = v["version"].as_u64().unwrap();
     assert!(played > reopened, "{played} after {reopened}");
