@@ -1,15 +1,19 @@
 #!/usr/bin/env node
 // Load benchmark of `reversi serve` (a command, not a test): starts the server on a free port
-// with a fresh database, plays GAMES games through the JSON API, CONCURRENT at a time (a
-// person playing the first legal square against a computer level), and prints the errors,
-// the latency of the move requests (p50, p95, max) and the server's memory (resident set)
-// at the peak and after the games. Optionally, while the games run, VICTIM mode measures how
-// long a weak computer takes to answer while two level-60 hints run.
+// with a fresh database and its default limits, plays GAMES games through the JSON API,
+// CONCURRENT at a time (a person playing the first legal square against a computer level),
+// and prints the errors, the latency of the move requests (p50, p95, max), the server's memory
+// (resident set) at the peak and after the games, and the machine's load average. --watch has
+// each game follow its event stream as a page does (one more connection a game). Optionally,
+// while the games run, VICTIM mode measures how long a weak computer takes to answer while two
+// level-60 hints run. --serve-args passes more options to `reversi serve` (quoted, split at
+// spaces).
 //
 //   node scripts/bench-web.mjs [--bin target/release/reversi] [--games 200]
-//        [--concurrent 200] [--level 1] [--victim] [--settle SECONDS]
+//        [--concurrent 200] [--level 1] [--watch] [--victim] [--settle SECONDS]
+//        [--serve-args "--connections 1024"]
 //
-// Needs Node 18 or later (fetch). Linux only for the memory figures (/proc).
+// Needs Node 18 or later (fetch). Linux only for the memory and load figures (/proc).
 
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -36,18 +40,29 @@ function rssMiB(pid) {
   }
 }
 
+/** The 1, 5 and 15 minute load averages. */
+function loadavg() {
+  try {
+    return readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
+  } catch {
+    return "?";
+  }
+}
+
 function pct(sorted, p) {
   if (!sorted.length) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
+const SERVE_ARGS = [
+  "serve", "--addr", "127.0.0.1:0", "--db", "DB", "--no-admin-token",
+  ...(typeof args["serve-args"] === "string" ? args["serve-args"].split(/\s+/).filter(Boolean) : []),
+];
+
 async function startServer(dir) {
   const child = spawn(
     BIN,
-    [
-      "serve", "--addr", "127.0.0.1:0", "--db", join(dir, "games.sqlite3"), "--no-admin-token",
-      "--connections", "4096", "--streams", "4096",
-    ],
+    SERVE_ARGS.map((a) => (a === "DB" ? join(dir, "games.sqlite3") : a)),
     { stdio: ["ignore", "pipe", "ignore"] },
   );
   const url = await new Promise((resolve, reject) => {
@@ -80,11 +95,35 @@ async function call(url, method, path, body, token) {
 const latencies = [];
 const errors = [];
 
+/** Follows game `id`'s event stream, as a page does, until `signal` fires. */
+async function watch(url, id, signal) {
+  const res = await fetch(`${url}/api/games/${id}/events`, { signal });
+  if (!res.ok) throw new Error(`GET /api/games/${id}/events: ${res.status} ${(await res.text()).slice(0, 120)}`);
+  const reader = res.body.getReader();
+  for (;;) {
+    const { done } = await reader.read();
+    if (done) return;
+  }
+}
+
 /// One game: a person (Black) plays the first legal square, the computer answers.
 async function playGame(url) {
   const created = await call(url, "POST", "/api/games", { black: "human", white: `ai:${LEVEL}` });
   let g = created.game;
   const token = created.token;
+  const stop = new AbortController();
+  const watching = args.watch
+    ? watch(url, g.id, stop.signal).catch((e) => { if (e.name !== "AbortError") errors.push(e.message); })
+    : null;
+  try {
+    await moves(url, g, token);
+  } finally {
+    stop.abort();
+    await watching;
+  }
+}
+
+async function moves(url, g, token) {
   while (!g.over) {
     if (!g.human_turn) {
       // A page would hear the reply on its event stream; polling stands in for it.
@@ -118,7 +157,9 @@ async function victim(url) {
 }
 
 const dir = mkdtempSync(join(tmpdir(), "reversi-bench-web-"));
+const loadBefore = loadavg();
 const { child, url } = await startServer(dir);
+console.log(`server: ${BIN} ${SERVE_ARGS.join(" ").replace("DB", "<fresh database>")}`);
 try {
   const idle = rssMiB(child.pid);
   let peak = idle;
@@ -137,7 +178,8 @@ try {
   const seconds = (performance.now() - started) / 1000;
   const sorted = latencies.slice().sort((a, b) => a - b);
   const status = await call(url, "GET", "/api/server");
-  console.log(`games: ${GAMES} (${CONCURRENT} at a time, a person against level ${LEVEL}) in ${seconds.toFixed(1)} s`);
+  console.log(`games: ${GAMES} (${CONCURRENT} at a time, a person against level ${LEVEL}` +
+    `${args.watch ? ", each watched by its event stream" : ""}) in ${seconds.toFixed(1)} s`);
   console.log(`errors: ${errors.length}${errors.length ? " — first: " + errors[0] : ""}`);
   console.log(
     `move requests: ${sorted.length}, p50 ${pct(sorted, 50).toFixed(1)} ms, p95 ${pct(sorted, 95).toFixed(1)} ms, max ${sorted[sorted.length - 1].toFixed(1)} ms`,
@@ -154,6 +196,7 @@ try {
     const ms = await victimMs;
     console.log(`level 1's first move while two level-60 hints run: ${typeof ms === "number" ? ms.toFixed(0) + " ms" : ms}`);
   }
+  console.log(`load average (1, 5, 15 min): ${loadBefore} before, ${loadavg()} after`);
 } finally {
   child.kill("SIGTERM");
   rmSync(dir, { recursive: true, force: true });

@@ -19,6 +19,7 @@ const app = {
   historyPage: 1,
   pendingNotice: null, // the notice for the view a redirect leads to
   site: null,        // how people reach the server (GET /api/site)
+  thought: null,     // the computer's latest search report in this game (a "thinking" event)
 };
 
 // ---- API --------------------------------------------------------------------------------
@@ -227,6 +228,12 @@ async function route() {
     } else if (parts[0] === "replay" && parts[1]) {
       stopEvents();
       await openReplay(Number(parts[1]));
+      // From a finished game's "Analyse this game": analysed at once, and the address made
+      // the replay's own (a reload shows the replay, not another analysis).
+      if (parts[2] === "analyse") {
+        history.replaceState(null, "", `#/replay/${parts[1]}`);
+        analyze();
+      }
     } else if (parts[0] === "editor") {
       stopEvents();
       openEditor();
@@ -277,6 +284,22 @@ function swapSides() {
     f[a].value = f[b].value;
     f[b].value = t;
   }
+  syncForm();
+}
+
+/** The new-game form shows what applies: a level for a computer side only, and who the person
+ *  joining plays only for a game between two browsers (which has people on both sides). */
+function syncForm(changed) {
+  const f = $("new-form");
+  if (changed === f.remote && f.remote.checked) {
+    f.black.value = "human";
+    f.white.value = "human";
+  } else if ((changed === f.black || changed === f.white) && changed.value !== "human") {
+    f.remote.checked = false;
+  }
+  $("black-level-label").hidden = f.black.value === "human";
+  $("white-level-label").hidden = f.white.value === "human";
+  $("remote-side-label").hidden = !f.remote.checked;
 }
 
 // ---- live game --------------------------------------------------------------------------
@@ -544,6 +567,9 @@ function render(g) {
     if (g.resigned) text = `${cap(g.resigned)} resigned.` + (text ? " " + text : "");
     if (g.lost_on_time) text = `${cap(g.lost_on_time)}'s time ran out. ` + text;
     $("result-text").textContent = text;
+    // The game is in the history: step through it, or have the engine go over it.
+    $("result-replay").href = `#/replay/${g.id}`;
+    $("result-analyse").href = `#/replay/${g.id}/analyse`;
   }
   // Spectators see the game, not the players' buttons.
   for (const id of ["undo", "redo", "hint", "resign", "hint-level-label", "again"]) $(id).hidden = !seat;
@@ -552,11 +578,7 @@ function render(g) {
   $("hint").disabled = g.over || g.legal.length === 0 || !!app.jobs.hint;
   $("resign").disabled = g.over || !seat;
 
-  // The computer's search is shown while a computer plays, and not once the game is over or
-  // the moves it was about are taken back.
-  const thinking = $("thinking");
-  thinking.hidden = !(computer(g.black) || computer(g.white));
-  if (g.over || (prev && prev.id === g.id && g.moves.length < prev.moves.length)) clearThinking();
+  showThinking(g);
 
   const share = $("share");
   share.hidden = !g.remote || !seat || seat.guest;
@@ -683,17 +705,49 @@ async function hints() {
 }
 
 function clearThinking() {
-  for (const id of ["think-depth", "think-score", "think-pv", "think-nodes"]) $(id).textContent = "-";
+  app.thought = null;
+  if (app.game) showThinking(app.game);
+}
+
+/** A search report's score, e.g. `+2 for White (depth 12)`. */
+function thoughtScore(t) {
+  return t.best ? `${t.best.label} for ${cap(t.color)} (${t.best.kind})` : "";
+}
+
+/** The computer's search: its figures while it thinks ("Searching…" until the first report),
+ *  then one line on the search that chose its last move, until the game ends or that move is
+ *  taken back; nothing in a game without the computer. */
+function showThinking(g) {
+  const t = app.thought;
+  const live = !g.over && g.thinking;
+  const last = !g.over && !g.thinking && t && t.ply < g.moves.length ? t : null;
+  $("thinking").hidden = !live && !last;
+  $("thinking-title").textContent = live ? "Computer thinking" : "Computer's last search";
+  const current = live && t && t.ply === g.moves.length ? t : null;
+  $("think-wait").hidden = !live || !!current;
+  $("think-live").hidden = !current;
+  $("think-last").hidden = !last;
+  if (current) {
+    $("think-depth").textContent = String(current.depth);
+    $("think-score").textContent = thoughtScore(current) || "none yet";
+    $("think-pv").textContent = current.pv.join(" ");
+    $("think-nodes").textContent = current.nodes.toLocaleString("en");
+  }
+  if (last) {
+    const played = g.moves[last.ply] === "PA" ? "passed" : `played ${g.moves[last.ply]}`;
+    const line = last.pv.length > 8 ? last.pv.slice(0, 8).join(" ") + " …" : last.pv.join(" ");
+    const found = [thoughtScore(last) || `depth ${last.depth}`, line ? `line ${line}` : "",
+      last.nodes ? `${last.nodes.toLocaleString("en")} nodes` : ""].filter(Boolean).join(", ");
+    $("think-last").textContent = `${cap(last.color)} ${played}. Its search: ${found}.`;
+  }
 }
 
 function renderThinking(t) {
   // Reports can trail the move they were about, or the end of the game.
   const g = app.game;
   if (!g || g.over || t.ply !== g.moves.length) return;
-  $("think-depth").textContent = String(t.depth);
-  $("think-score").textContent = t.best ? `${t.best.label} for ${t.color} (${t.best.kind})` : "-";
-  $("think-pv").textContent = t.pv.length ? t.pv.join(" ") : "-";
-  $("think-nodes").textContent = t.nodes.toLocaleString("en");
+  app.thought = t;
+  showThinking(g);
 }
 
 // ---- history ----------------------------------------------------------------------------
@@ -867,13 +921,14 @@ function replayTo(index) {
   showExplorer($("replay-explorer"), step.board, step.turn);
   for (const li of $("replay-moves").children) li.classList.toggle("current", Number(li.dataset.ply) === r.index - 1);
   for (const li of $("replay-lines").children) li.classList.toggle("current", Number(li.dataset.line) === r.line);
-  for (const c of $("graph").querySelectorAll("circle, tbody tr")) c.classList.toggle("current", Number(c.dataset.index) === r.index);
+  for (const c of $("graph").querySelectorAll(".point, tbody tr")) c.classList.toggle("current", Number(c.dataset.index) === r.index);
 }
 
 function renderReplayMoves() {
   const r = app.replay;
   const list = $("replay-moves");
   list.innerHTML = "";
+  $("replay-moves-legend").hidden = !(r.line === 0 && r.analysis);
   const line = shownLine(r);
   line.moves.forEach((mv, ply) => {
     const li = document.createElement("li");
@@ -885,7 +940,8 @@ function renderReplayMoves() {
     if (a) {
       li.classList.add(a.verdict);
       if (a.verdict === "mistake" || a.verdict === "blunder") {
-        btn.textContent += ` -${a.loss} ${a.best.square}`;
+        // The legend above the list reads these: "c4?? −10, best e6".
+        btn.textContent += `${a.verdict === "blunder" ? "??" : "?"} \u2212${a.loss}, best ${a.best.square}`;
         btn.setAttribute("aria-label", `${mv}: ${a.verdict}, lost ${a.loss} discs; best was ${a.best.square}`);
         btn.title = `${a.verdict}: lost ${a.loss} discs; best was ${a.best.square}`;
       }
@@ -955,12 +1011,26 @@ async function analyze() {
   r.analysis = analysis;
   // The analysis is of the game's own moves.
   if (r.line !== 0) showLine(0);
-  const mistakes = analysis.moves.filter((m) => BAD_VERDICTS.includes(m.verdict)).length;
-  $("analysis-status").textContent = `Analysed at level ${level}: Black lost ${analysis.black_loss} discs, ` +
-    `White ${analysis.white_loss}; ${mistakes} mistake${mistakes === 1 ? "" : "s"} marked.`;
+  $("analysis-status").textContent = analysisSummary(analysis, level);
   drawGraph($("graph"), analysis, replayTo);
   renderReplayMoves();
   replayTo(r.index);
+}
+
+/** What the analysis found, saying what its totals add up: each move's loss against the best
+ *  move in its position, summed over one side's moves (so a total can pass the board's
+ *  squares), with the mean a move. */
+function analysisSummary(a, level) {
+  const count = (verdict) => a.moves.filter((m) => m.verdict === verdict).length;
+  const side = (color, total) => {
+    const n = a.moves.filter((m) => m.color === color && m.played !== "PA").length;
+    const mean = n ? ` (${(total / n).toFixed(1)} a move)` : "";
+    return `${cap(color)} ${total} over ${n} move${n === 1 ? "" : "s"}${mean}`;
+  };
+  const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  return `Analysed at level ${level}. Discs lost against the best move, added up over each ` +
+    `side's moves: ${side("black", a.black_loss)}; ${side("white", a.white_loss)}. ` +
+    `${plural(count("mistake"), "mistake")} (?) and ${plural(count("blunder"), "blunder")} (??) marked.`;
 }
 
 // ---- variations in the replay ------------------------------------------------------------
@@ -1227,8 +1297,19 @@ function initEditor() {
   for (const r of document.querySelectorAll("input[name=editor-turn]")) {
     r.onchange = () => { editor.turn = r.value; editorChanged(); };
   }
-  $("editor-clear").onclick = () => { editor.cells = editor.cells.map(() => "-"); editorChanged(); };
-  $("editor-start").onclick = editorStart;
+  // Clear and Start position start afresh: the paste box forgets what was read before.
+  $("editor-clear").onclick = () => {
+    editor.cells = editor.cells.map(() => "-");
+    $("editor-paste").value = "";
+    editorChanged();
+  };
+  $("editor-start").onclick = () => { $("editor-paste").value = ""; editorStart(); };
+  const levelShown = () => {
+    $("editor-level-label").hidden = $("editor-black").value === "human" && $("editor-white").value === "human";
+  };
+  $("editor-black").addEventListener("change", levelShown);
+  $("editor-white").addEventListener("change", levelShown);
+  levelShown();
   $("editor-paste-form").addEventListener("submit", editorPaste);
   $("editor-play").onclick = editorPlay;
   $("editor-analyze").onclick = editorAnalyze;
@@ -1309,6 +1390,11 @@ function init() {
     }
   });
   $("swap").onclick = swapSides;
+  for (const name of ["black", "white", "remote"]) {
+    const field = $("new-form")[name];
+    field.addEventListener("change", () => syncForm(field));
+  }
+  syncForm();
   $("undo").onclick = () => gameAction("undo");
   $("redo").onclick = () => gameAction("redo");
   $("resign").onclick = () => gameAction("resign");

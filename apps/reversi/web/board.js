@@ -1,8 +1,13 @@
-// reversi serve's page: draws a board (game or replay) with its coordinates, and moves the
-// keyboard cursor over it. Plain JavaScript loaded before app.js, no build step.
+// reversi serve's page: draws a board (game or replay) with its coordinates, moves the
+// keyboard cursor over it, and offers bigger squares (the board scrolling in its box) where
+// they are small. Plain JavaScript loaded before app.js, no build step.
 "use strict";
 
 const COLS = "abcdefghijklmnop";
+
+/** Squares narrower than this (CSS px) show a hint's score without its kind, and the board
+ *  offers bigger squares. */
+const SMALL_SQUARE = 34;
 
 /** The project's name of a square: column letter, then row number counted from the top. */
 function squareName(col, row) {
@@ -82,7 +87,8 @@ function drawBoard(board, rows, o) {
       score.textContent = hint.label;
       const kind = document.createElement("span");
       kind.className = "hint-kind";
-      kind.textContent = hint.exact ? "exact" : hint.depth ? "d" + hint.depth : hint.kind;
+      // "depth 6", never "d6": that reads as a square.
+      kind.textContent = hint.exact ? "exact" : hint.depth ? `depth ${hint.depth}` : hint.kind;
       hl.append(score, kind);
     }
     if (hint) b.title = `${hint.label} (${hint.kind})`; else b.removeAttribute("title");
@@ -97,7 +103,54 @@ function drawBoard(board, rows, o) {
     b.onfocus = () => { if (o.onCursor) o.onCursor(sq); };
     b.onkeydown = (e) => moveCursor(e, board, n);
   }
+  fitBoard(board);
 }
+
+/** Marks a board whose squares are small, and offers (or withdraws) bigger squares for it: a
+ *  16x16 board on a phone has 22 px squares, too small to tap with confidence. Bigger squares
+ *  scroll inside the board's box (the coordinates stay in view), so the controls below stay
+ *  where they were. A board of another size starts whole again. */
+function fitBoard(board) {
+  const scroll = board.closest(".board-scroll");
+  const n = board.style.getPropertyValue("--n");
+  if (scroll && scroll.classList.contains("zoomed") && scroll.dataset.zoomN !== n) zoomBoard(board, false);
+  const zoomed = !!scroll && scroll.classList.contains("zoomed");
+  const first = board.firstElementChild;
+  const size = first ? first.getBoundingClientRect().width : 0;
+  const small = size > 0 && size < SMALL_SQUARE;
+  board.dataset.small = String(small);
+  const bar = scroll && scroll.nextElementSibling;
+  if (!bar || !bar.classList.contains("board-zoom")) return;
+  bar.hidden = !(small || zoomed);
+  const button = bar.querySelector("button");
+  button.onclick = () => zoomBoard(board, !scroll.classList.contains("zoomed"));
+}
+
+function zoomBoard(board, on) {
+  const scroll = board.closest(".board-scroll");
+  if (!scroll) return;
+  scroll.classList.toggle("zoomed", on);
+  scroll.dataset.zoomN = on ? board.style.getPropertyValue("--n") : "";
+  const button = scroll.nextElementSibling && scroll.nextElementSibling.querySelector("button");
+  if (button) {
+    button.setAttribute("aria-pressed", String(on));
+    button.textContent = on ? "Whole board" : "Bigger squares";
+  }
+  if (on) {
+    // The middle of the board, where a game starts, in view; and the page scrolled to the
+    // board's column, so that the status above it and the controls below are on screen.
+    scroll.scrollLeft = (scroll.scrollWidth - scroll.clientWidth) / 2;
+    scroll.scrollTop = (scroll.scrollHeight - scroll.clientHeight) / 2;
+    const column = scroll.closest(".play > div") || scroll;
+    column.scrollIntoView({ block: "start" });
+  }
+  fitBoard(board);
+}
+
+// A turned phone or a resized window changes the squares' size.
+window.addEventListener("resize", () => {
+  for (const board of document.querySelectorAll(".board")) if (board.children.length) fitBoard(board);
+});
 
 function moveCursor(e, board, n) {
   const d = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[e.key];

@@ -1,6 +1,8 @@
 // reversi serve's page: the analysis of a game as a graph (axes, zero line, move numbers,
-// legend; each point a button to go to that move) and as a table for screen readers and
-// exact reading. Plain JavaScript loaded before app.js, no build step.
+// legend; each point a button to go to that move; mistakes and blunders told apart by colour
+// and shape) and as a table for screen readers and exact reading. The graph is drawn at the
+// width it is shown at, so that its text keeps its size on a phone. Plain JavaScript loaded
+// before app.js, no build step.
 "use strict";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -31,9 +33,35 @@ function moveName(m) {
   return m.played === "PA" ? "pass" : m.played;
 }
 
-/** Draws the analysis `a` into `container`; `onPick(i)` goes to position i. */
+/** The graph's width in its own units: the width it is shown at (so 12 px text is 12 px on
+ *  screen), between a phone's and 560. */
+function graphWidth(container) {
+  const shown = Math.floor(container.clientWidth || 560);
+  return Math.max(300, Math.min(560, shown - 2));
+}
+
+/** A point of the graph: a circle, or for a blunder a diamond (told from a mistake by more
+ *  than its size or colour). */
+function pointShape(cx, cy, verdict) {
+  if (verdict === "blunder") {
+    const d = 6.5;
+    return svgEl("path", { d: `M${cx} ${cy - d}L${cx + d} ${cy}L${cx} ${cy + d}L${cx - d} ${cy}Z` });
+  }
+  return svgEl("circle", { cx, cy, r: verdict === "mistake" ? 5.5 : 4 });
+}
+
+/** Draws the analysis `a` into `container`; `onPick(i)` goes to position i. Drawn again at the
+ *  new width when the container's width changes (a phone turned). */
 function drawGraph(container, a, onPick) {
-  const W = 560, H = 250;
+  const W = graphWidth(container), H = 250;
+  if (!container.graphResize && window.ResizeObserver) {
+    container.graphResize = new ResizeObserver(() => {
+      const d = container.graphDrawn;
+      if (d && Math.abs(graphWidth(container) - d.width) > 20) drawGraph(container, d.a, d.onPick);
+    });
+    container.graphResize.observe(container);
+  }
+  container.graphDrawn = { a, onPick, width: W };
   const left = 46, right = 12, top = 12, bottom = 44;
   const n = a.evals.length;
   const maxAbs = Math.max(4, ...a.evals.map((e) => Math.abs(e)));
@@ -52,7 +80,7 @@ function drawGraph(container, a, onPick) {
     grid.appendChild(svgEl("text", { x: left - 6, y: y(v) + 4, class: "tick value" }, v === 0 ? "0" : signed(v)));
   }
   // Move axis: a tick and number every few moves.
-  const ms = moveStep(n - 1);
+  const ms = moveStep((n - 1) * 560 / W);
   for (let i = 0; i < n; i += ms) {
     grid.appendChild(svgEl("line", { x1: x(i), x2: x(i), y1: H - bottom, y2: H - bottom + 5, class: "axis" }));
     grid.appendChild(svgEl("text", { x: x(i), y: H - bottom + 17, class: "tick move" }, String(i)));
@@ -74,10 +102,10 @@ function drawGraph(container, a, onPick) {
   }));
   a.evals.forEach((e, i) => {
     const m = i > 0 ? a.moves[i - 1] : null;
-    const c = svgEl("circle", {
-      cx: x(i), cy: y(e), r: m && BAD_VERDICTS.includes(m.verdict) ? 6 : 4,
-      class: "point" + (m ? " " + m.verdict : ""), tabindex: "0", role: "button",
-    });
+    const c = pointShape(x(i), y(e), m ? m.verdict : null);
+    c.setAttribute("class", "point" + (m ? " " + m.verdict : ""));
+    c.setAttribute("tabindex", "0");
+    c.setAttribute("role", "button");
     c.dataset.index = String(i);
     let name = i === 0 ? "Start" : `Move ${i} ${moveName(m)}`;
     name += `: ${signed(e)} for Black`;
@@ -96,7 +124,8 @@ function drawGraph(container, a, onPick) {
   legend.setAttribute("aria-label", "Legend");
   for (const [cls, text] of [
     ["line", "the engine's value after each move, in discs for Black (above 0: Black ahead)"],
-    ["inaccuracy", "inaccuracy"], ["mistake", "mistake (4+ discs lost)"], ["blunder", "blunder (10+ discs lost)"],
+    ["inaccuracy", "inaccuracy (1-3 discs lost)"], ["mistake", "mistake ? (4-9 discs lost)"],
+    ["blunder", "blunder ?? (10+ discs lost)"],
   ]) {
     const li = document.createElement("li");
     li.innerHTML = `<span class="swatch ${cls}" aria-hidden="true"></span>`;

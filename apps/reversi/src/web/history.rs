@@ -306,7 +306,11 @@ async fn analysis(
         })
         .await?;
     let analysis = result.ok_or_else(|| {
-        AppError::conflict("the analysis was stopped: the game was deleted meanwhile")
+        AppError::conflict(format!(
+            "the analysis was stopped: the game was deleted meanwhile, or the analysis ran past \
+             the server's cap of {} s",
+            cap.as_secs()
+        ))
     })?;
     Ok(Json(AnalysisView::of(&analysis)))
 }

@@ -108,7 +108,8 @@ async function startGame(page, { size = "8", black = "human", white = "computer"
   await page.selectOption("select[name=size]", size);
   await page.selectOption("select[name=black]", black);
   await page.selectOption("select[name=white]", white);
-  await page.selectOption("select[name=white-level]", whiteLevel);
+  // The level is shown (and chosen) for a computer side only.
+  if (white === "computer") await page.selectOption("select[name=white-level]", whiteLevel);
   if (remote) await page.check("input[name=remote]");
   await page.click("#start");
   await page.waitForSelector("#game-view:not([hidden])");
@@ -133,9 +134,14 @@ const tests = {
       await page.waitForFunction((m) => document.getElementById("board").dataset.moves !== m, before);
       if (clicks === 14) {
         await untilMyTurnOrOver(page);
-        // The last-move marker and the computer's search are on show mid-game.
+        // The last-move marker and one line on the search that chose the computer's move are
+        // on show mid-game (the figures of a search only while it runs).
         assert.equal(await page.locator("#board .sq.last").count(), 1);
-        assert.notEqual(await page.locator("#think-depth").textContent(), "-");
+        await page.waitForSelector("#think-last:not([hidden])");
+        assert.equal(await page.locator("#thinking-title").textContent(), "Computer's last search");
+        assert.match(await page.locator("#think-last").textContent(),
+          /^White (played [a-h][1-8]|passed)\. Its search: (<=)?[+-]\d+ for White \([^)]+\)(, line [^,]+)?(, [\d,]+ nodes)?\.$/);
+        assert.equal(await page.locator("#think-live").isHidden(), true);
         await page.waitForTimeout(600); // let the flips finish
         await page.screenshot({ path: `${SHOTS}/board-midgame.png`, fullPage: true });
       }
@@ -146,8 +152,10 @@ const tests = {
     assert.match(text, /^(Black wins|White wins|Draw) \d+-\d+$/);
     await page.waitForFunction(() => /Game over/.test(document.getElementById("announce").textContent));
     // The computer's last search is not left on show once the game is over.
-    assert.equal(await page.locator("#thinking").isVisible(), true);
-    assert.deepEqual(await page.locator("#thinking dd").allTextContents(), ["-", "-", "-", "-"]);
+    assert.equal(await page.locator("#thinking").isHidden(), true);
+    // A finished game offers its replay and its analysis besides another game.
+    assert.equal(await page.locator("#result-replay").getAttribute("href"), `#/replay/${state.fullGame}`);
+    assert.equal(await page.locator("#result-analyse").getAttribute("href"), `#/replay/${state.fullGame}/analyse`);
     const b = await page.locator("#board .sq.black").count();
     const w = await page.locator("#board .sq.white").count();
     const counts = (await page.locator("#counts").textContent()).match(/Black (\d+)\s+White (\d+)/);
@@ -159,6 +167,39 @@ const tests = {
     await page.waitForFunction((id) => !location.hash.endsWith("/" + id), state.fullGame);
     await waitMoves(page, 0);
     assert.equal(await page.locator("#board .sq.legal").count(), 4);
+    // Back to the finished game: "Analyse this game" opens its replay and analyses it.
+    await page.goto(`${BASE}#/game/${state.fullGame}`);
+    await page.waitForSelector("#result:not([hidden])");
+    await page.evaluate(() => { document.getElementById("analysis-level").value = "1"; });
+    await page.click("#result-analyse");
+    await page.waitForSelector("#replay-view:not([hidden])");
+    await page.waitForFunction(() => /^Analysed at level 1\./.test(document.getElementById("analysis-status").textContent),
+      null, { timeout: 60000 });
+    // The address is the replay's own: a reload replays, it does not analyse again.
+    assert.equal(await page.evaluate(() => location.hash), `#/replay/${state.fullGame}`);
+    await page.context().close();
+  },
+
+  async "the new-game form shows a level for a computer side only, and the joining side for two browsers"() {
+    const page = await newPage();
+    await page.goto(BASE + "#/new");
+    const shown = (sel) => page.locator(sel).isVisible();
+    assert.equal(await shown("select[name=black-level]"), false);
+    assert.equal(await shown("select[name=white-level]"), true);
+    assert.equal(await shown("select[name=remote-side]"), false);
+    await page.selectOption("select[name=black]", "computer");
+    assert.equal(await shown("select[name=black-level]"), true);
+    // Two browsers: people on both sides, and who joins plays which.
+    await page.check("input[name=remote]");
+    assert.equal(await shown("select[name=remote-side]"), true);
+    assert.deepEqual([await page.inputValue("select[name=black]"), await page.inputValue("select[name=white]")],
+      ["human", "human"]);
+    assert.equal(await shown("select[name=black-level]"), false);
+    assert.equal(await shown("select[name=white-level]"), false);
+    await page.selectOption("select[name=white]", "computer");
+    assert.equal(await page.isChecked("input[name=remote]"), false);
+    assert.equal(await shown("select[name=remote-side]"), false);
+    await page.screenshot({ path: `${SHOTS}/new-game.png` });
     await page.context().close();
   },
 
@@ -196,7 +237,7 @@ const tests = {
     await page.click("#undo");
     await waitMoves(page, 0);
     // The search for the move taken back is gone with it.
-    assert.deepEqual(await page.locator("#thinking dd").allTextContents(), ["-", "-", "-", "-"]);
+    assert.equal(await page.locator("#thinking").isHidden(), true);
     assert.equal(await page.locator('[data-square="c4"]').getAttribute("aria-label"), "c4, empty, legal move");
     await page.waitForFunction(() => /taken back/.test(document.getElementById("announce").textContent));
     await page.click("#redo");
@@ -228,7 +269,8 @@ const tests = {
     await page.waitForFunction((n) => document.querySelectorAll("#board .sq.hinted").length === n, legal);
     for (const sq of await page.locator("#board .sq.hinted").all()) {
       assert.match(await sq.locator(".hint-score").textContent(), /^(<=)?[+-]\d+$/);
-      assert.match(await sq.locator(".hint-kind").textContent(), /^(exact|d\d+)$/);
+      // "depth 4", never "d4", which reads as a square.
+      assert.match(await sq.locator(".hint-kind").textContent(), /^(exact|depth \d+)$/);
       assert.match(await sq.getAttribute("aria-label"), /, legal move, hint (<=)?[+-]\d+ (exact|depth \d+)$/);
     }
     await page.waitForTimeout(600);
@@ -342,7 +384,7 @@ const tests = {
     await page.selectOption("#analysis-level", "2");
     await page.click("#analyze");
     await page.waitForFunction(() => /^Analysed/.test(document.getElementById("analysis-status").textContent), null, { timeout: 60000 });
-    assert.equal(await page.locator("#graph circle").count(), positions);
+    assert.equal(await page.locator("#graph .point").count(), positions);
     // Axes: values either side of a zero line, move numbers from 0 every 10, their titles, a
     // legend.
     assert.equal(await page.locator("#graph line.zero").count(), 1);
@@ -356,18 +398,31 @@ const tests = {
     assert.equal(await page.locator("#graph .eval-table tbody tr").count(), positions);
     await page.locator("#graph .eval-table summary").click();
     const row = page.locator('#graph .eval-table tbody tr[data-index="12"]');
-    const point = await page.locator('#graph circle[data-index="12"]').getAttribute("aria-label");
+    const point = await page.locator('#graph .point[data-index="12"]').getAttribute("aria-label");
     assert.match(point, new RegExp(`: ${(await row.locator("td").nth(2).textContent()).replace("+", "\\+")} for Black`));
     await row.locator("button").click();
     assert.equal(await page.locator("#replay-board").getAttribute("data-index"), "12");
-    await page.locator('#graph circle[data-index="10"]').click();
+    await page.locator('#graph .point[data-index="10"]').click();
     assert.equal(await page.locator("#replay-board").getAttribute("data-index"), "10");
     assert.match(await page.locator("#replay-status").textContent(), /Evaluation [+-]?\d+ for Black/);
     const marked = await page.locator("#replay-moves li.mistake, #replay-moves li.blunder").count();
-    const points = await page.locator("#graph circle.mistake, #graph circle.blunder").count();
+    const points = await page.locator("#graph .point.mistake, #graph .point.blunder").count();
     assert.equal(marked, points);
     // Playing the first legal square every move loses discs somewhere.
     assert.ok(marked > 0, "no mistake marked");
+    // Mistakes and blunders differ by more than size: a blunder is a diamond, marked ?? in the
+    // move list (a mistake ?), which a legend reads; the summary says what its totals add up.
+    for (const li of await page.locator("#replay-moves li.blunder, #replay-moves li.mistake").all()) {
+      const blunder = (await li.getAttribute("class")).includes("blunder");
+      assert.match(await li.locator("button").first().textContent(),
+        blunder ? /^[a-p]\d+\?\? \u2212\d+, best [a-p]\d+$/ : /^[a-p]\d+\? \u2212\d+, best [a-p]\d+$/);
+    }
+    assert.equal(await page.locator("#graph path.point.blunder").count(),
+      await page.locator("#replay-moves li.blunder").count());
+    assert.equal(await page.locator("#graph circle.point.blunder").count(), 0);
+    assert.equal(await page.locator("#replay-moves-legend").isVisible(), true);
+    assert.match(await page.locator("#analysis-status").textContent(),
+      /^Analysed at level 2\. Discs lost against the best move, added up over each side's moves: Black \d+ over \d+ moves \([\d.]+ a move\); White \d+ over \d+ moves/);
     await page.screenshot({ path: `${SHOTS}/analysis.png`, fullPage: true });
     await page.context().close();
   },
@@ -426,6 +481,10 @@ const tests = {
     assert.equal(await third.locator("#seat").textContent(), "You are watching this game: only its players can move.");
     assert.equal(await third.locator("#board").getAttribute("data-my-turn"), "false");
     for (const b of ["#undo", "#redo", "#hint", "#resign"]) assert.equal(await third.locator(b).isHidden(), true, b);
+    // Keyboard hints are for the players (who have a keyboard): not for a spectator.
+    assert.equal(await third.locator("#game-view p.keys").isHidden(), true);
+    assert.equal(await third.locator("#show-legal + .key-hint").isHidden(), true);
+    assert.equal(await host.locator("#game-view p.keys").isVisible(), true);
     assert.equal(await third.locator("#error").isHidden(), true);
     // It follows the game as it goes on.
     await guest.locator("#board .sq.legal").first().click();
@@ -602,6 +661,14 @@ const tests = {
     await page.waitForFunction(() => document.getElementById("editor-problem").hidden &&
       /White to move/.test(document.getElementById("editor-status").textContent));
     assert.equal(await pos(), "------------------X--------XX------OXX-----O-------------------- O");
+    // Clear starts afresh: the paste box forgets the transcript read.
+    await page.click("#editor-clear");
+    await page.waitForFunction(() => !document.getElementById("editor-problem").hidden);
+    assert.equal(await page.inputValue("#editor-paste"), "");
+    await page.fill("#editor-paste", "f5d6c3");
+    await page.click("#editor-paste-form button[type=submit]");
+    await page.waitForFunction(() => document.getElementById("editor-problem").hidden &&
+      /White to move/.test(document.getElementById("editor-status").textContent));
     // Click a square to cycle it: empty, black, white; the side to move is a choice.
     await page.locator('#editor-board [data-square="a1"]').click();
     await page.waitForFunction(() => document.getElementById("editor-board").dataset.position.startsWith("X"));
@@ -620,6 +687,9 @@ const tests = {
     await page.waitForFunction(() => /scored at level 2/.test(document.getElementById("editor-analysis-status").textContent));
     const legal = await page.locator("#editor-board .sq.legal").count();
     assert.equal(await page.locator("#editor-analysis tbody tr").count(), legal);
+    // The Kind column ("depth 2") does not wrap.
+    assert.equal(await page.locator("#editor-analysis tbody td:nth-child(3)").first()
+      .evaluate((td) => getComputedStyle(td).whiteSpace), "nowrap");
     assert.equal(await page.locator("#editor-board .sq.hinted").count(), legal);
     await page.screenshot({ path: `${SHOTS}/editor.png`, fullPage: true });
     // The picture of the board: an SVG with its discs.
@@ -653,6 +723,22 @@ const tests = {
     await phone.context().close();
   },
 
+  async "a 16x16 board at 1280x900 keeps the controls beside it, in reach"() {
+    const page = await newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(BASE + "#/new");
+    await createByScript(page, { size: 16, rules: "othello", black: "human", white: "ai:1" });
+    for (const b of ["#undo", "#hint", "#resign"]) {
+      const box = await page.locator(b).boundingBox();
+      assert.ok(box.y + box.height <= 900, `${b} ends at ${box.y + box.height}, below the fold`);
+    }
+    const board = await page.locator("#board").boundingBox();
+    const undo = await page.locator("#undo").boundingBox();
+    assert.ok(undo.x > board.x + board.width, "the controls are beside the board");
+    assert.equal(await page.locator("#game-view .board-zoom").isHidden(), true);
+    await page.screenshot({ path: `${SHOTS}/desktop-16x16.png` });
+    await page.context().close();
+  },
+
   async "a phone (390x844): the board, controls and history fit, touch targets 44 px"() {
     const page = await newPage(PHONE);
     await page.goto(BASE + "#/new");
@@ -667,12 +753,44 @@ const tests = {
     await waitMoves(page, 2);
     await page.waitForTimeout(600);
     await page.screenshot({ path: `${SHOTS}/phone-8x8.png`, fullPage: true });
-    // 16x16: every square on screen (they cannot all be 44 px at this width).
+    // No keyboard hints on a touch screen.
+    assert.equal(await page.locator("#undo").innerText(), "Undo");
+    assert.equal(await page.locator("#game-view p.keys").isHidden(), true);
+    // 16x16: every square on screen (they cannot all be 44 px at this width), with legal-move
+    // dots big enough to see, and bigger squares on offer.
     await createByScript(page, { size: 16, rules: "othello", black: "human", white: "human" });
     assert.ok(await width() <= 390, `the page is ${await width()} px wide`);
     const p16 = await page.locator('[data-square="p16"]').boundingBox();
     assert.ok(p16.x + p16.width <= 390, `p16 ends at ${p16.x + p16.width}`);
-    await page.screenshot({ path: `${SHOTS}/phone-16x16.png`, fullPage: true });
+    const dot = await page.locator("#board .sq.legal").first().evaluate((el) => getComputedStyle(el, "::after").width);
+    assert.ok(parseFloat(dot) >= 8, `legal-move dots are ${dot}`);
+    await page.screenshot({ path: `${SHOTS}/phone-16x16.png` });
+    const zoom = page.locator("#game-view .zoom");
+    assert.equal(await zoom.isVisible(), true);
+    await zoom.tap();
+    // Bigger squares scroll in the board's box; the page keeps its width, and the controls
+    // stay on screen below the board.
+    const sq16 = await page.locator('[data-square="h8"]').boundingBox();
+    assert.ok(sq16.width >= 44, `zoomed squares are ${sq16.width} px`);
+    assert.ok(await width() <= 390, `the page is ${await width()} px wide`);
+    for (const b of ["#undo", "#hint", "#resign"]) {
+      const box = await page.locator(b).boundingBox();
+      assert.ok(box.y >= 0 && box.y + box.height <= 844, `${b} is at ${box.y}`);
+    }
+    await page.locator('[data-square="h7"]').tap();
+    await waitMoves(page, 1);
+    await page.screenshot({ path: `${SHOTS}/phone-16x16-bigger.png` });
+    await zoom.tap();
+    assert.equal(await zoom.textContent(), "Bigger squares");
+    // The analysis graph is drawn at the phone's width: its axis text keeps its size.
+    await page.goto(`${BASE}#/replay/${state.fullGame}`);
+    await page.waitForSelector("#replay-view:not([hidden])");
+    await page.selectOption("#analysis-level", "1");
+    await page.locator("#analyze").tap();
+    await page.waitForSelector("#graph .tick.value", { timeout: 60000 });
+    const tick = await page.locator("#graph .tick.value").first().boundingBox();
+    assert.ok(tick.height >= 12, `axis text is ${tick.height} px high`);
+    await page.screenshot({ path: `${SHOTS}/phone-analysis.png`, fullPage: true });
     // The history: cards that fit, with links big enough to tap.
     await page.goto(BASE + "#/history");
     await page.waitForSelector("#history-table tbody tr");
