@@ -3,7 +3,7 @@
 
 use smallvec::SmallVec;
 
-use super::Searcher;
+use super::state::Searcher;
 use crate::{kernel, Board};
 
 /// From this many empties the endgame ordering also asks the evaluation (from 16 before: FFO
