@@ -13,6 +13,7 @@ use reversi_engine::engine::Engine;
 use reversi_engine::levels::Level;
 use reversi_engine::time::TimeControl as TimeBudget;
 use reversi_protocol::{gtp, nboard};
+use reversi_store::{Player, PlayerKind};
 
 use crate::spec::{EngineSpec, Protocol};
 
@@ -350,12 +351,16 @@ impl Contender {
     /// The player as the history records it: the engine's own name when it gave one, and
     /// the level of an internal level.
     #[must_use]
-    pub fn history_player(&self) -> reversi_store::Player {
+    pub fn history_player(&self) -> Player {
         let name = match self.engine_name() {
             Some(n) => format!("{n} ({})", self.label),
             None => self.label.clone(),
         };
-        crate::record::player(&name, self.level())
+        Player {
+            name,
+            kind: PlayerKind::Computer,
+            level: self.level(),
+        }
     }
 
     /// Seeds an internal player's random choices (its allowance and its book) for the next

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use reversi_core::{BoardSize, Rules};
 use reversi_formats::ggf::{write_ggf, GgfGame, GgfMove};
-use reversi_store::{NewGame, Player, PlayerKind, Store, StoreError};
+use reversi_store::{NewGame, Store, StoreError};
 
 use crate::play::Played;
 
@@ -50,16 +50,6 @@ impl std::error::Error for SinkError {
 impl From<StoreError> for SinkError {
     fn from(e: StoreError) -> SinkError {
         SinkError::Store(e)
-    }
-}
-
-/// A match player as the history names it.
-#[must_use]
-pub(crate) fn player(name: &str, level: Option<String>) -> Player {
-    Player {
-        name: name.to_string(),
-        kind: PlayerKind::Computer,
-        level,
     }
 }
 

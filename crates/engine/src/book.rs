@@ -26,14 +26,13 @@
 //! ```
 
 pub mod build;
-pub(crate) mod file;
+pub mod file;
 mod key;
 pub mod text;
 
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock, RwLock};
 
-pub use file::BookError;
 pub use key::{image, image_square, inverse, Key};
 
 use crate::search::final_score;

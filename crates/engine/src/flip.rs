@@ -52,7 +52,7 @@ pub(crate) static NEIGHBOURS: [u64; 64] = {
     let mut t = [0u64; 64];
     let mut sq = 0;
     while sq < 64 {
-        t[sq] = crate::eval::neighbours(1u64 << sq);
+        t[sq] = crate::mobility::neighbours(1u64 << sq);
         sq += 1;
     }
     t
@@ -68,7 +68,7 @@ pub(crate) static NEIGHBOURS: [u64; 64] = {
 #[must_use]
 pub fn flips(p: u64, o: u64, sq: u32) -> u64 {
     #[cfg(target_arch = "x86_64")]
-    if crate::kernel::simd() {
+    if crate::cpu::simd() {
         // SAFETY: `simd()` is true only when the CPU has AVX2 (`kernel::cpu_has_x86v3`).
         #[allow(unsafe_code)]
         let f = unsafe { avx2::flips(p, o, sq) };

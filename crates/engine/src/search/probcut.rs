@@ -7,7 +7,7 @@
 //! `reversi train probcut` on positions of WTHOR games and fitted as a linear function of the
 //! depths and the number of empty squares (at least one disc).
 
-use super::Searcher;
+use super::state::Searcher;
 use crate::Board;
 
 /// The selectivities, weakest first, as the share of cuts expected to be right (%); the last
