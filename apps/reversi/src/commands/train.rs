@@ -6,6 +6,7 @@ mod games;
 mod label;
 mod measure;
 mod parallel;
+mod part;
 mod probcut;
 mod records;
 mod selfplay;

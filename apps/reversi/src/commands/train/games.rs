@@ -31,8 +31,8 @@ use reversi_engine::pattern::crc32;
 use reversi_engine::search::final_score;
 use reversi_engine::{Board, Sq};
 
+use super::part::{self, Shard};
 use super::records::{Kind, Record};
-use super::shard::Shard;
 
 const MAGIC: &[u8; 8] = b"RVGAMES1";
 
@@ -292,7 +292,7 @@ impl GamesFile {
         let exact: u32 = field("exact")?
             .parse()
             .with_context(|| format!("{name}: exact is not a number"))?;
-        let shard = super::shard::parse_shard(field("shard")?)
+        let shard = part::parse_shard(field("shard")?)
             .map_err(|e| anyhow::anyhow!("{name}: shard: {e}"))?;
         let games: usize = field("games")?
             .parse()

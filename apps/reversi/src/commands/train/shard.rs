@@ -21,7 +21,6 @@
 //! It refuses shards of different jobs, missing or doubled shards, and damaged files.
 
 use std::collections::BTreeMap;
-use std::fmt;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -29,40 +28,10 @@ use anyhow::{bail, Context};
 use reversi_engine::pattern::crc32;
 
 use super::games::GamesFile;
+pub use super::part::{parse_shard, Shard};
 use super::records::{self, Record};
 
 const MAGIC: &[u8; 8] = b"RVSHARD1";
-
-/// One part of a job split across processes or machines: the units whose number is `index`
-/// modulo `count`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Shard {
-    pub index: usize,
-    pub count: usize,
-}
-
-impl Shard {
-    /// Whether unit `number` (counting from 0) belongs to this shard.
-    pub fn holds(self, number: usize) -> bool {
-        number % self.count == self.index
-    }
-
-    /// The shard's file name for a target `STEM.bin`: `STEM-K-of-N.bin`.
-    pub fn file_name(self, stem: &str) -> String {
-        format!("{stem}-{}-of-{}.bin", self.index, self.count)
-    }
-}
-
-impl fmt::Display for Shard {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}/{}", self.index, self.count)
-    }
-}
-
-/// `--shard K/N`: shard K (0 to N−1) of N.
-pub fn parse_shard(text: &str) -> Result<Shard, String> {
-    crate::options::shard(text).map(|(index, count)| Shard { index, count })
-}
 
 /// A shard file's content.
 #[derive(Debug, Clone, PartialEq, Eq)]
