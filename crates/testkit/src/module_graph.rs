@@ -378,9 +378,7 @@ impl Crate {
         };
         for seg in rest {
             at = match at {
-                Target::Module(m) => self
-                    .lookup(&m, seg, depth)
-                    .unwrap_or_else(|| Target::Item(m)),
+                Target::Module(m) => self.lookup(&m, seg, depth).unwrap_or(Target::Item(m)),
                 other => return other,
             };
         }
@@ -426,9 +424,8 @@ fn file_module(name: &str) -> Option<ModPath> {
     if parts.iter().any(|p| p == "tests") {
         return None;
     }
-    if parts.len() == 1 && matches!(parts[0].as_str(), "lib" | "main") {
-        parts.pop();
-    } else if parts.last().is_some_and(|p| p == "mod") {
+    let root = parts.len() == 1 && matches!(parts[0].as_str(), "lib" | "main");
+    if root || parts.last().is_some_and(|p| p == "mod") {
         parts.pop();
     }
     Some(parts)
