@@ -146,6 +146,10 @@ pub struct FitArgs {
     /// L2 regularisation (tables only).
     #[arg(long, default_value_t = 1e-4)]
     pub l2: f32,
+    /// The L2 penalty pulls towards the `--start` weights instead of zero (tables only; with
+    /// a generation-3 network file as the start, its tables are the prior).
+    #[arg(long, requires = "start")]
+    pub l2_to_start: bool,
     /// Positions per Adam step [default: 256 for tables, 1024 for networks].
     #[arg(long)]
     pub batch: Option<usize>,
@@ -160,7 +164,8 @@ pub struct FitArgs {
     /// The generation number written into the file.
     #[arg(long, default_value_t = 1)]
     pub generation: u16,
-    /// Start from these weights instead of zero (when they have as many stages).
+    /// Start from these weights instead of zero (when they have as many stages); for tables,
+    /// a generation-3 network file starts from the tables it generates.
     #[arg(long)]
     pub start: Option<PathBuf>,
     /// Weight sets sharing the game evenly: 15 is one per four empties, 30 one per two, 60
@@ -298,7 +303,7 @@ fn run_fit(a: &FitArgs) -> anyhow::Result<()> {
     let start = match &a.start {
         Some(p) => {
             let bytes = std::fs::read(p).with_context(|| format!("reading {}", p.display()))?;
-            Some(Weights::from_bytes(&bytes).with_context(|| format!("loading {}", p.display()))?)
+            Some(load_tables(&bytes).with_context(|| format!("loading {}", p.display()))?)
         }
         None => None,
     };
@@ -307,6 +312,7 @@ fn run_fit(a: &FitArgs) -> anyhow::Result<()> {
         seed: a.seed,
         learning_rate: a.lr.unwrap_or(0.02),
         l2: a.l2,
+        l2_to_start: a.l2_to_start,
         batch: a.batch.unwrap_or(256),
         window: a.window,
         stages: usize::from(a.stages),

@@ -286,6 +286,48 @@ fn fitting_lowers_the_loss_and_is_deterministic() {
     assert_eq!(fit(train, valid, None, &threads, &|_| {}), w);
 }
 
+#[test]
+fn the_penalty_can_pull_towards_the_start() {
+    let boards = random_positions(23, 40);
+    let samples: Vec<Sample> = boards
+        .iter()
+        .map(|b| Sample {
+            board: *b,
+            label: (b.player.count_ones() as i32 - b.opponent.count_ones() as i32) as i8,
+        })
+        .collect();
+    let opts = FitOptions {
+        epochs: 3,
+        seed: 5,
+        learning_rate: 0.05,
+        batch: 32,
+        ..FitOptions::default()
+    };
+    let start = Weights::from_discs(1, &fit(&samples, &[], None, &opts, &|_| {}));
+    // A strong penalty: towards zero it shrinks the start, towards the start it keeps it.
+    let strong = FitOptions { l2: 50.0, ..opts };
+    // The mean distance from the start, over the weights the start has away from zero.
+    let distance = |o: &FitOptions| {
+        let w = fit(&samples, &[], Some(&start), o, &|_| {});
+        let (mut sum, mut n) = (0.0f32, 0.0f32);
+        for (s, fitted) in w.iter().enumerate() {
+            for (a, b) in fitted.iter().zip(start.stage_discs(s)) {
+                if b != 0.0 {
+                    sum += (a - b).abs();
+                    n += 1.0;
+                }
+            }
+        }
+        sum / n
+    };
+    let to_zero = distance(&strong);
+    let to_start = distance(&FitOptions {
+        l2_to_start: true,
+        ..strong
+    });
+    assert!(to_start < to_zero / 4.0, "{to_start} vs {to_zero}");
+}
+
 /// Generation 3 (net.rs, netfit.rs).
 mod generated {
     use super::super::net::{self, load_tables, NetWeights};
