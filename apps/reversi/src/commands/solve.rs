@@ -6,12 +6,15 @@ use std::path::Path;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use clap::Args;
 use reversi_core::{format_transcript, BoardSize, Move, Position, Rules, Score};
 use reversi_engine::engine::{default_threads, Engine, Limits};
+use reversi_engine::pattern::net::load_tables;
+use reversi_engine::pattern::PatternEval;
 use reversi_engine::{Board, ScoreKind, Thinking};
 use reversi_formats::obf::parse_obf;
 
@@ -49,6 +52,10 @@ pub struct SolveArgs {
     /// Plies from the start covered by --store.
     #[arg(long, default_value_t = 8, requires = "store")]
     pub plies: u32,
+    /// The evaluation that orders the moves, from a weights file (either generation's
+    /// format) instead of the shipped one: exact scores do not depend on it, nodes do.
+    #[arg(long, value_name = "FILE")]
+    pub weights: Option<PathBuf>,
 }
 
 /// A move upper-case as OBF files write it: `F5`, `PA`.
@@ -58,7 +65,12 @@ fn move_text(mv: Move) -> String {
 
 pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     let threads = args.threads.unwrap_or_else(default_threads);
-    let engine = Engine::new(args.hash_mb, threads);
+    let mut engine = Engine::new(args.hash_mb, threads);
+    if let Some(path) = &args.weights {
+        let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+        let tables = load_tables(&bytes).with_context(|| format!("loading {}", path.display()))?;
+        engine.set_evaluator(Arc::new(PatternEval::new(&tables)));
+    }
     match (&args.file, args.size, &args.store) {
         (None, Some(size), Some(out)) => {
             anyhow::ensure!(
