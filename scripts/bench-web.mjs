@@ -20,12 +20,17 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-const args = Object.fromEntries(
-  process.argv.slice(2).reduce((pairs, a, i, all) => {
-    if (a.startsWith("--")) pairs.push([a.slice(2), all[i + 1] && !all[i + 1].startsWith("--") ? all[i + 1] : true]);
-    return pairs;
-  }, []),
-);
+// `--name value`, or `--name` alone for true; --serve-args always takes the next argument
+// (which starts with -- itself).
+const args = {};
+for (let i = 2; i < process.argv.length; i++) {
+  const a = process.argv[i];
+  if (!a.startsWith("--")) continue;
+  const next = process.argv[i + 1];
+  const takes = next !== undefined && (a === "--serve-args" || !next.startsWith("--"));
+  args[a.slice(2)] = takes ? next : true;
+  if (takes) i++;
+}
 const BIN = args.bin || "target/release/reversi";
 const GAMES = Number(args.games || 200);
 const CONCURRENT = Number(args.concurrent || GAMES);
