@@ -15,37 +15,12 @@ mod testing;
 mod theme;
 mod worker;
 
-use std::path::PathBuf;
 use std::time::Duration;
 
 use crossterm::event::{self, Event, KeyEventKind};
 
-pub use app::App;
+pub use app::{App, History, Start};
 pub use theme::Theme;
-
-use reversi_game::{LogHandle, Replay, Session, Settings};
-
-/// Where the UI opens.
-#[derive(Debug, Clone)]
-pub enum Start {
-    /// The main menu; New game proposes these settings.
-    Menu(Settings),
-    /// Straight into a game.
-    Game(Settings),
-    /// Straight into this game (new or resumed); leaving it goes to the menu.
-    Session(Box<Session>),
-    /// Replaying a stored game; leaving it quits.
-    Replay(Box<Replay>),
-}
-
-/// The game history the UI reads and saves to.
-#[derive(Debug, Clone, Default)]
-pub struct History {
-    /// The database the history screen lists (`None`: no history).
-    pub db: Option<PathBuf>,
-    /// Where games started here are saved (`None`: not saved).
-    pub log: Option<LogHandle>,
-}
 
 /// How often the screen is redrawn while waiting for keys (the computer's reports show up).
 const TICK: Duration = Duration::from_millis(50);

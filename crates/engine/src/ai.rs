@@ -558,7 +558,7 @@ pub fn hint_lines(
 }
 
 /// Replaces the scores of the moves the book values by the book's, best first again.
-pub fn with_book_values(candidates: &mut Vec<Candidate>, book: &[Candidate]) {
+pub(crate) fn with_book_values(candidates: &mut Vec<Candidate>, book: &[Candidate]) {
     for b in book {
         match candidates.iter_mut().find(|c| c.mv == b.mv) {
             Some(c) => *c = b.clone(),

@@ -33,7 +33,6 @@ pub mod text;
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock, RwLock};
 
-pub use file::BookError;
 pub use key::{image, image_square, inverse, Key};
 
 use crate::search::final_score;
@@ -153,7 +152,7 @@ impl Book {
     }
 
     /// Inserts or replaces the record of `key` as it is (for reading files and merging).
-    pub fn insert_record(&mut self, key: Key, record: Record) {
+    pub(crate) fn insert_record(&mut self, key: Key, record: Record) {
         self.records.insert(key, record);
     }
 
@@ -179,7 +178,7 @@ impl Book {
     }
 
     /// Marks `key` as needing a new search (its leaf has become a book move).
-    pub fn invalidate(&mut self, key: &Key) {
+    pub(crate) fn invalidate(&mut self, key: &Key) {
         if let Some(r) = self.records.get_mut(key) {
             r.depth = 0;
         }

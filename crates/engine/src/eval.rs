@@ -2,7 +2,7 @@
 //! evaluation (corners and their neighbours, anchored edges, mobility, potential mobility and
 //! parity) that the trained pattern evaluation replaces.
 
-use crate::mobility;
+use crate::mobility::{self, neighbours};
 use crate::Board;
 
 /// A static evaluation: the expected final disc difference for the side to move.
@@ -10,16 +10,6 @@ pub trait Evaluator: Send + Sync {
     /// The value of `board` (player to move) in discs, within -64..=64. `mask` holds the
     /// playable squares.
     fn evaluate(&self, board: Board, mask: u64) -> i32;
-}
-
-/// Squares adjacent to each square (king moves), within 8x8.
-#[inline(always)]
-#[must_use]
-pub const fn neighbours(b: u64) -> u64 {
-    const NOT_A: u64 = 0xfefe_fefe_fefe_fefe;
-    const NOT_H: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-    let h = ((b << 1) & NOT_A) | ((b >> 1) & NOT_H) | b;
-    (h | (h << 8) | (h >> 8)) & !b
 }
 
 /// The hand-made evaluation for a board of side `n` (4, 6 or 8) in the top-left corner.

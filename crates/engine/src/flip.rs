@@ -52,7 +52,7 @@ pub(crate) static NEIGHBOURS: [u64; 64] = {
     let mut t = [0u64; 64];
     let mut sq = 0;
     while sq < 64 {
-        t[sq] = crate::eval::neighbours(1u64 << sq);
+        t[sq] = crate::mobility::neighbours(1u64 << sq);
         sq += 1;
     }
     t
@@ -68,7 +68,7 @@ pub(crate) static NEIGHBOURS: [u64; 64] = {
 #[must_use]
 pub fn flips(p: u64, o: u64, sq: u32) -> u64 {
     #[cfg(target_arch = "x86_64")]
-    if crate::kernel::simd() {
+    if crate::cpu::simd() {
         // SAFETY: `simd()` is true only when the CPU has AVX2 (`kernel::cpu_has_x86v3`).
         #[allow(unsafe_code)]
         let f = unsafe { avx2::flips(p, o, sq) };
@@ -101,7 +101,7 @@ fn towards_lower(p: u64, o: u64, ray: u64) -> u64 {
 /// When `sq` is 64 or more (off the board).
 #[inline]
 #[must_use]
-pub fn flips_scalar(p: u64, o: u64, sq: u32) -> u64 {
+pub(crate) fn flips_scalar(p: u64, o: u64, sq: u32) -> u64 {
     let r = &RAYS.0[sq as usize];
     towards_higher(p, o, r[0])
         | towards_higher(p, o, r[1])
@@ -173,30 +173,15 @@ static LAST_FLIPS: [[u8; 256]; 8] = {
 };
 
 /// How many discs a player move on `sq` flips when `sq` is the last empty square of a full
-/// 8x8 board and `p` holds the player's discs (the opponent holds all the others).
-///
-/// # Panics
-/// When `sq` is 64 or more (off the board).
-#[inline(always)]
-#[must_use]
-pub fn count_last_flips(p: u64, sq: u32) -> u32 {
-    #[cfg(target_arch = "x86_64")]
-    if crate::kernel::simd() {
-        // SAFETY: `simd()` is true only when the CPU has BMI2 (`kernel::cpu_has_x86v3`).
-        #[allow(unsafe_code)]
-        let n = unsafe { bmi2::count_last_flips(p, sq) };
-        return n;
-    }
-    count_last_flips_portable(p, sq)
-}
-
-/// The portable twin of [`count_last_flips`]: the lines read bit by bit.
+/// 8x8 board and `p` holds the player's discs (the opponent holds all the others): the
+/// portable kernel, the lines read bit by bit ([`bmi2::count_last_flips`] gathers them with
+/// `pext`).
 ///
 /// # Panics
 /// When `sq` is 64 or more (off the board).
 #[inline]
 #[must_use]
-pub fn count_last_flips_portable(p: u64, sq: u32) -> u32 {
+pub(crate) fn count_last_flips_portable(p: u64, sq: u32) -> u32 {
     let mut n = 0;
     for d in 0..4 {
         let mut bits = 0usize;
@@ -217,13 +202,13 @@ pub fn count_last_flips_portable(p: u64, sq: u32) -> u32 {
 
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
-pub mod bmi2 {
-    //! The lines of [`super::count_last_flips`] gathered with `pext`.
+pub(crate) mod bmi2 {
+    //! The lines of [`super::count_last_flips_portable`] gathered with `pext`.
     use std::arch::x86_64::_pext_u64;
 
     use super::{LAST_FLIPS, LINES};
 
-    /// The BMI2 version of [`super::count_last_flips`]
+    /// The BMI2 version of [`super::count_last_flips_portable`]
     ///
     /// # Safety
     /// Callers not compiled with BMI2 enabled must check that the CPU has it
@@ -231,7 +216,7 @@ pub mod bmi2 {
     #[inline]
     #[target_feature(enable = "bmi2")]
     #[must_use]
-    pub fn count_last_flips(p: u64, sq: u32) -> u32 {
+    pub(crate) fn count_last_flips(p: u64, sq: u32) -> u32 {
         let mask = &LINES.mask[sq as usize];
         let place = &LINES.place[sq as usize];
         let mut n = 0;
@@ -267,7 +252,7 @@ pub mod bmi2 {
 
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
-pub mod avx2 {
+pub(crate) mod avx2 {
     //! The four rays towards higher bits in one 256-bit register, the four towards lower bits in
     //! another.
     use std::arch::x86_64::*;
@@ -282,7 +267,7 @@ pub mod avx2 {
     #[inline]
     #[target_feature(enable = "avx2")]
     #[must_use]
-    pub fn flips(p: u64, o: u64, sq: u32) -> u64 {
+    pub(crate) fn flips(p: u64, o: u64, sq: u32) -> u64 {
         let r = &RAYS.0[sq as usize];
         let up = _mm256_set_epi64x(r[3] as i64, r[2] as i64, r[1] as i64, r[0] as i64);
         let down = _mm256_set_epi64x(r[7] as i64, r[6] as i64, r[5] as i64, r[4] as i64);

@@ -5,7 +5,7 @@
 use reversi_core::{Color, Position, Square};
 
 /// Finished games score `disc difference * TERMINAL`, above every heuristic value.
-pub const TERMINAL: i32 = 10_000;
+pub(crate) const TERMINAL: i32 = 10_000;
 
 /// Mobility weight: points per legal move more than the opponent.
 const MOBILITY: i32 = 10;
@@ -13,7 +13,7 @@ const MOBILITY: i32 = 10;
 /// The weight of `sq` on a board of side `n`: corners are worth most, the squares next to an
 /// empty corner (C and X squares) cost, edges are good, the ring inside the edge slightly bad.
 #[must_use]
-pub fn square_weight(sq: Square, n: u8) -> i32 {
+pub(crate) fn square_weight(sq: Square, n: u8) -> i32 {
     let last = n - 1;
     let edge_dist = |v: u8| v.min(last - v);
     let (dc, dr) = (edge_dist(sq.col()), edge_dist(sq.row()));
@@ -30,7 +30,7 @@ pub fn square_weight(sq: Square, n: u8) -> i32 {
 /// The final value of a finished game from the side to move's view: disc difference with
 /// the empties to the winner, times [`TERMINAL`].
 #[must_use]
-pub fn final_value(pos: &Position) -> i32 {
+pub(crate) fn final_value(pos: &Position) -> i32 {
     let score = reversi_core::Score::of(pos);
     let margin = score.margin();
     let mine = if pos.turn() == Color::Black {
@@ -43,7 +43,7 @@ pub fn final_value(pos: &Position) -> i32 {
 
 /// The heuristic value of `pos` for the side to move.
 #[must_use]
-pub fn evaluate(pos: &Position) -> i32 {
+pub(crate) fn evaluate(pos: &Position) -> i32 {
     let n = pos.size().get();
     let me = pos.turn();
     let mut v = 0;

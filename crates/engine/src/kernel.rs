@@ -9,133 +9,7 @@
 //! `REVERSI_KERNEL=portable` (or `x86-64-v3`) in the environment holds a process to that tier
 //! even where a higher one would run, so that tests and benchmarks can compare them.
 
-use std::sync::atomic::{AtomicU8, Ordering};
-
-/// A tier of SIMD code.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Kernel {
-    /// Plain Rust on 64-bit integers: runs everywhere.
-    Portable,
-    /// AVX2, BMI1, BMI2, POPCNT and LZCNT (the x86-64-v3 level): Intel Haswell (2013) and
-    /// later, AMD Excavator (2015) and later.
-    X86V3,
-    /// x86-64-v3 plus AVX-512 F, BW, CD, DQ and VL (the x86-64-v4 level): Intel Skylake-X
-    /// (2017) and later server chips, AMD Zen 4 (2022) and later.
-    X86V4,
-}
-
-impl Kernel {
-    /// The tier's name, as `REVERSI_KERNEL` takes it.
-    #[must_use]
-    pub fn name(self) -> &'static str {
-        match self {
-            Kernel::Portable => "portable",
-            Kernel::X86V3 => "x86-64-v3",
-            Kernel::X86V4 => "x86-64-v4",
-        }
-    }
-
-    /// The tier this CPU runs at best.
-    #[must_use]
-    pub fn best_for_cpu() -> Kernel {
-        if cpu_has_x86v4() {
-            Kernel::X86V4
-        } else if cpu_has_x86v3() {
-            Kernel::X86V3
-        } else {
-            Kernel::Portable
-        }
-    }
-}
-
-/// 0: not decided yet; else 1 + the tier's position in [`Kernel`].
-static SELECTED: AtomicU8 = AtomicU8::new(0);
-
-/// The tier this process uses: the best the CPU runs, or lower if `REVERSI_KERNEL` says so.
-/// The first call checks the CPU and the environment; later calls read the answer.
-///
-/// # Examples
-/// ```
-/// use reversi_engine::kernel::{self, Kernel};
-///
-/// let kernel = kernel::selected();
-/// println!("the search runs its {} copy", kernel.name());
-/// // The choice is made once, and never above what the CPU runs.
-/// assert_eq!(kernel::selected(), kernel);
-/// assert!(kernel <= Kernel::best_for_cpu());
-/// ```
-#[inline(always)]
-#[must_use]
-pub fn selected() -> Kernel {
-    match SELECTED.load(Ordering::Relaxed) {
-        3 => Kernel::X86V4,
-        2 => Kernel::X86V3,
-        1 => Kernel::Portable,
-        _ => decide(),
-    }
-}
-
-/// Whether the AVX2/BMI2 kernels are in use (x86-64-v3 or v4): the one branch the kernels'
-/// callers outside the multiversioned code take.
-#[inline(always)]
-#[must_use]
-pub fn simd() -> bool {
-    selected() >= Kernel::X86V3
-}
-
-#[cold]
-fn decide() -> Kernel {
-    let cap = match std::env::var("REVERSI_KERNEL").as_deref() {
-        Ok("portable") => Kernel::Portable,
-        Ok("x86-64-v3") => Kernel::X86V3,
-        _ => Kernel::X86V4,
-    };
-    let kernel = Kernel::best_for_cpu().min(cap);
-    SELECTED.store(
-        match kernel {
-            Kernel::Portable => 1,
-            Kernel::X86V3 => 2,
-            Kernel::X86V4 => 3,
-        },
-        Ordering::Relaxed,
-    );
-    kernel
-}
-
-/// Whether this CPU runs the x86-64-v3 tier, whatever `REVERSI_KERNEL` says.
-#[must_use]
-pub fn cpu_has_x86v3() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::arch::is_x86_feature_detected!("avx2")
-            && std::arch::is_x86_feature_detected!("bmi1")
-            && std::arch::is_x86_feature_detected!("bmi2")
-            && std::arch::is_x86_feature_detected!("popcnt")
-            && std::arch::is_x86_feature_detected!("lzcnt")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
-}
-
-/// Whether this CPU runs the x86-64-v4 tier, whatever `REVERSI_KERNEL` says.
-#[must_use]
-pub fn cpu_has_x86v4() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        cpu_has_x86v3()
-            && std::arch::is_x86_feature_detected!("avx512f")
-            && std::arch::is_x86_feature_detected!("avx512bw")
-            && std::arch::is_x86_feature_detected!("avx512cd")
-            && std::arch::is_x86_feature_detected!("avx512dq")
-            && std::arch::is_x86_feature_detected!("avx512vl")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
-}
+pub use crate::cpu::{cpu_has_x86v3, selected, Kernel};
 
 /// One kernel set as plain functions, for tests and benchmarks that run each set explicitly
 /// (the search itself calls them inlined).
@@ -147,7 +21,7 @@ pub struct Kernels {
     pub moves: fn(u64, u64) -> u64,
     /// Flipped discs ([`crate::flips`]).
     pub flips: fn(u64, u64, u32) -> u64,
-    /// Flips on the last empty square of a full 8x8 board ([`crate::flip::count_last_flips`]).
+    /// Flips on the last empty square of a full 8x8 board ([`crate::flip::count_last_flips_portable`]).
     pub count_last_flips: fn(u64, u32) -> u32,
     /// A pattern's base-3 index of the discs under a mask (at most 10 squares).
     pub ternary: fn(u64, u64, u64) -> usize,
@@ -186,7 +60,7 @@ pub fn available() -> Vec<Kernels> {
         moves: crate::mobility::moves_scalar,
         flips: crate::flip::flips_scalar,
         count_last_flips: crate::flip::count_last_flips_portable,
-        ternary: crate::pattern::ternary_portable,
+        ternary: crate::ternary::ternary_portable,
     }];
     #[cfg(target_arch = "x86_64")]
     if cpu_has_x86v3() {
@@ -201,7 +75,7 @@ pub fn available() -> Vec<Kernels> {
 mod checked {
     use super::{Kernel, Kernels};
 
-    pub const KERNELS: Kernels = Kernels {
+    pub(super) const KERNELS: Kernels = Kernels {
         kernel: Kernel::X86V3,
         moves,
         flips,
@@ -224,7 +98,7 @@ mod checked {
     }
 
     fn ternary(p: u64, o: u64, mask: u64) -> usize {
-        unsafe { crate::pattern::bmi2::ternary(p, o, mask) }
+        unsafe { crate::ternary::bmi2::ternary(p, o, mask) }
     }
 }
 
@@ -233,7 +107,7 @@ pub(crate) mod portable {
     pub(crate) use crate::flip::count_last_flips_portable as count_last_flips;
     pub(crate) use crate::flip::flips_scalar as flips;
     pub(crate) use crate::mobility::moves_scalar as moves;
-    pub(crate) use crate::pattern::ternary_portable as ternary;
+    pub(crate) use crate::ternary::ternary_portable as ternary;
 
     /// No prefetch instruction here: the load happens when the data is read.
     #[inline(always)]
@@ -255,7 +129,7 @@ pub(crate) mod x86v3 {
         unsafe { crate::flip::bmi2::count_last_flips_inlined(p, sq) }
     }
     pub(crate) use crate::mobility::avx2::moves;
-    pub(crate) use crate::pattern::bmi2::ternary;
+    pub(crate) use crate::ternary::bmi2::ternary;
 
     /// Asks the CPU to start loading the cache line at `address` (a table bucket probed
     /// soon), so that the probe does not wait for memory. The portable twin does nothing;

@@ -31,26 +31,33 @@
 #![warn(missing_docs)]
 
 pub mod ai;
+pub mod bench;
 mod board;
 pub mod book;
 pub mod classic;
+mod cpu;
 pub mod engine;
 pub mod eval;
-pub mod flip;
-pub mod heuristic;
+mod flip;
+mod heuristic;
 pub mod kernel;
 pub mod levels;
-pub mod mobility;
+mod mobility;
 pub mod pattern;
 pub mod perft;
 pub mod rng;
 pub mod search;
 pub mod solved;
 mod square;
-pub mod stability;
+mod stability;
+mod ternary;
 mod thinking;
 pub mod time;
-pub mod tt;
+mod tt;
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod cross_check;
 
 pub use board::{playable, Board, FromPositionError};
 pub use flip::flips;

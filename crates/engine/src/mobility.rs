@@ -1,4 +1,5 @@
-//! Legal-move masks: which empty squares flip at least one disc.
+//! Legal-move masks: which empty squares flip at least one disc; and the squares around
+//! discs, whose empty ones are a side's potential mobility.
 //!
 //! Both versions fill from the player's discs through runs of opponent discs in each of the
 //! eight directions (a Kogge-Stone style parallel prefix), six squares deep, then step once
@@ -8,12 +9,22 @@
 /// that a shift by 1, 7 or 9 never wraps from one edge to the other.
 const INNER_FILES: u64 = 0x7e7e_7e7e_7e7e_7e7e;
 
+/// The squares adjacent (a king move away) to the discs of `b` and not in it, within 8x8.
+#[inline(always)]
+#[must_use]
+pub(crate) const fn neighbours(b: u64) -> u64 {
+    const NOT_A: u64 = 0xfefe_fefe_fefe_fefe;
+    const NOT_H: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let h = ((b << 1) & NOT_A) | ((b >> 1) & NOT_H) | b;
+    (h | (h << 8) | (h >> 8)) & !b
+}
+
 /// The squares where the player with discs `p` may play against opponent discs `o`.
 #[inline(always)]
 #[must_use]
 pub fn moves(p: u64, o: u64) -> u64 {
     #[cfg(target_arch = "x86_64")]
-    if crate::kernel::simd() {
+    if crate::cpu::simd() {
         // SAFETY: `simd()` is true only when the CPU has AVX2 (`kernel::cpu_has_x86v3`).
         #[allow(unsafe_code)]
         let m = unsafe { avx2::moves(p, o) };
@@ -43,7 +54,7 @@ fn direction(p: u64, run: u64, s: u32) -> u64 {
 /// The portable version of [`moves`].
 #[inline]
 #[must_use]
-pub fn moves_scalar(p: u64, o: u64) -> u64 {
+pub(crate) fn moves_scalar(p: u64, o: u64) -> u64 {
     let inner = o & INNER_FILES;
     let m = direction(p, inner, 1)
         | direction(p, o, 8)
@@ -54,7 +65,7 @@ pub fn moves_scalar(p: u64, o: u64) -> u64 {
 
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
-pub mod avx2 {
+pub(crate) mod avx2 {
     //! The four direction pairs in the four 64-bit lanes of a 256-bit register.
     use std::arch::x86_64::*;
 
@@ -68,7 +79,7 @@ pub mod avx2 {
     #[inline]
     #[target_feature(enable = "avx2")]
     #[must_use]
-    pub fn moves(p: u64, o: u64) -> u64 {
+    pub(crate) fn moves(p: u64, o: u64) -> u64 {
         let shift1 = _mm256_set_epi64x(7, 9, 8, 1);
         let shift2 = _mm256_set_epi64x(14, 18, 16, 2);
         let inner = o & INNER_FILES;

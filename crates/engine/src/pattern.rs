@@ -10,13 +10,19 @@
 //! so the evaluation is one load per instance and no symmetry work.
 
 pub mod fit;
+pub mod net;
+pub mod netfit;
 mod weights;
 
 use std::sync::{Arc, OnceLock};
 
-use crate::eval::{neighbours, Evaluator, HandEval};
+use crate::eval::{Evaluator, HandEval};
 use crate::kernel;
-use crate::{mobility, Board};
+use crate::mobility::{self, neighbours};
+use crate::ternary::ternary;
+#[cfg(test)]
+use crate::ternary::ternary_portable;
+use crate::Board;
 
 pub use weights::{crc32, Weights, WeightsError};
 
@@ -226,7 +232,7 @@ const SYMMETRIES: [Symmetry; 8] = [
 
 /// Applies symmetry `s` to a whole bitboard.
 #[must_use]
-pub fn transform(bits: u64, s: usize) -> u64 {
+pub(crate) fn transform(bits: u64, s: usize) -> u64 {
     let mut out = 0;
     let mut rest = bits;
     while rest != 0 {
@@ -236,92 +242,6 @@ pub fn transform(bits: u64, s: usize) -> u64 {
         out |= 1u64 << (8 * r + c);
     }
     out
-}
-
-/// `B2T[x]`: the bits of `x` read as base-3 digits (each 0 or 1).
-static B2T: [u16; 1024] = {
-    let mut t = [0u16; 1024];
-    let mut x = 0;
-    while x < 1024 {
-        let mut v = 0u32;
-        let mut pow = 1u32;
-        let mut b = 0;
-        while b < 10 {
-            if x & (1 << b) != 0 {
-                v += pow;
-            }
-            pow *= 3;
-            b += 1;
-        }
-        t[x] = v as u16;
-        x += 1;
-    }
-    t
-};
-
-/// The base-3 index of the squares `mask` (at most 10), digits in increasing bit order.
-#[inline(always)]
-fn ternary(p: u64, o: u64, mask: u64) -> usize {
-    #[cfg(target_arch = "x86_64")]
-    if crate::kernel::simd() {
-        // SAFETY: `simd()` is true only when the CPU has BMI2 (`kernel::cpu_has_x86v3`).
-        #[allow(unsafe_code)]
-        let i = unsafe { bmi2::ternary(p, o, mask) };
-        return i;
-    }
-    ternary_portable(p, o, mask)
-}
-
-/// The base-3 index of the discs under `mask` (at most 10 squares; digit 1 for the player, 2
-/// for the opponent, in increasing bit order), read square by square: the portable kernel.
-#[inline]
-#[must_use]
-pub fn ternary_portable(p: u64, o: u64, mask: u64) -> usize {
-    let mut idx = 0;
-    let mut pow = 1;
-    let mut rest = mask;
-    while rest != 0 {
-        let bit = rest & rest.wrapping_neg();
-        rest ^= bit;
-        if p & bit != 0 {
-            idx += pow;
-        } else if o & bit != 0 {
-            idx += 2 * pow;
-        }
-        pow *= 3;
-    }
-    idx
-}
-
-#[cfg(target_arch = "x86_64")]
-pub(crate) mod bmi2 {
-    use super::B2T;
-
-    /// [`super::ternary`] with `pext`
-    ///
-    /// # Safety
-    /// Callers not compiled with BMI2 enabled must check that the CPU has it
-    /// ([`crate::kernel::cpu_has_x86v3`]).
-    #[inline]
-    #[target_feature(enable = "bmi2")]
-    pub fn ternary(p: u64, o: u64, mask: u64) -> usize {
-        let (bp, bo) = extract(p, o, mask);
-        B2T[bp] as usize + 2 * B2T[bo] as usize
-    }
-
-    /// The player's and the opponent's bits under `mask`, packed
-    ///
-    /// # Safety
-    /// Callers not compiled with BMI2 enabled must check that the CPU has it
-    /// ([`crate::kernel::cpu_has_x86v3`]).
-    #[inline]
-    #[target_feature(enable = "bmi2")]
-    pub fn extract(p: u64, o: u64, mask: u64) -> (usize, usize) {
-        (
-            std::arch::x86_64::_pext_u64(p, mask) as usize,
-            std::arch::x86_64::_pext_u64(o, mask) as usize,
-        )
-    }
 }
 
 /// One image of a pattern on the board.
@@ -351,6 +271,10 @@ pub struct PatternSet {
     gen1_signature: u32,
     /// Shared pattern features of generation 1's patterns (numbered first).
     gen1_features: usize,
+    /// The pattern (index in [`GROUPS`]) and canonical configuration (base 3, digit `j` the
+    /// pattern's square `j`) of each shared pattern feature, which generation 3 generates
+    /// its weights from (net.rs).
+    canon: Vec<(u8, u32)>,
 }
 
 /// One step of the set's fingerprint (FNV-1a on words).
@@ -389,6 +313,7 @@ impl PatternSet {
         let mut local = 0usize;
         let mut signature = 0x811c_9dc5u32;
         let (mut gen1_signature, mut gen1_features) = (0, 0);
+        let mut canon = Vec::new();
         for (k, g) in GROUPS.iter().enumerate() {
             if k == GEN1_GROUPS {
                 (gen1_signature, gen1_features) = (mix(signature, SCALAR_COUNT as u32), features);
@@ -434,6 +359,7 @@ impl PatternSet {
                 if id[least] == u32::MAX {
                     id[least] = features as u32;
                     features += 1;
+                    canon.push((k as u8, least as u32));
                 }
                 id[x] = id[least];
             }
@@ -482,6 +408,7 @@ impl PatternSet {
             base_signature: signature,
             gen1_signature,
             gen1_features,
+            canon,
         }
     }
 
@@ -546,7 +473,7 @@ impl PatternSet {
 
 /// The pattern set, built once.
 #[must_use]
-pub fn pattern_set() -> &'static PatternSet {
+pub(crate) fn pattern_set() -> &'static PatternSet {
     static SET: OnceLock<PatternSet> = OnceLock::new();
     SET.get_or_init(PatternSet::build)
 }

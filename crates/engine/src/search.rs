@@ -9,11 +9,12 @@ mod leaves;
 mod order;
 mod parallel;
 pub mod probcut;
+mod state;
 
-pub(crate) use parallel::Child;
-pub use parallel::Pool;
+pub use state::final_score;
+pub(crate) use state::{Child, Pool, Searcher, Stopper, INF, NO_MOVE};
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use reversi_core::Move;
@@ -23,81 +24,15 @@ use crate::kernel;
 use crate::tt::{self, Entry, TranspositionTable};
 use crate::{Board, Sq};
 
-use endgame::odd_quadrants;
-
 /// Midgame nodes this deep or deeper may be searched by two threads.
 const SPLIT_MIN_DEPTH: u32 = 5;
-
-/// Larger than any score.
-pub const INF: i32 = 127;
-
-/// The move code of no square: a pass in a line, no hash move in the table. The search keeps
-/// squares as bit indices (`u8`, this one past the last); the public API turns them into
-/// [`Sq`](crate::Sq) and [`Move`].
-pub(crate) const NO_MOVE: u8 = 64;
-
-/// What stops a search: the caller's flag, an optional second flag, a deadline and a node
-/// budget.
-pub struct Stopper<'a> {
-    /// Set by the caller to stop the search (a move played, the user's stop key).
-    pub flag: &'a AtomicBool,
-    /// A second flag, polled like `flag`. The [`Engine`](crate::engine::Engine) passes
-    /// none: its helper threads end through [`Pool::quit`].
-    pub halt: Option<&'a AtomicBool>,
-    /// The search stops at this instant, with the best move found so far.
-    pub deadline: Option<Instant>,
-    /// The search stops after about this many nodes, counted over all threads when the
-    /// searchers share a node counter.
-    pub node_limit: Option<u64>,
-}
-
-/// One search thread's state.
-pub struct Searcher<'a> {
-    pub(crate) tt: &'a TranspositionTable,
-    pub(crate) eval: &'a dyn Evaluator,
-    pub(crate) mask: u64,
-    pub(crate) nodes: u64,
-    stopper: &'a Stopper<'a>,
-    shared_nodes: Option<&'a std::sync::atomic::AtomicU64>,
-    pub(crate) stopped: bool,
-    /// Helper threads for splitting nodes, if the search may use more than one thread.
-    pub(crate) pool: Option<&'a Pool>,
-    /// The abort flags of the splits this thread is working in: a cutoff found by a helper
-    /// ends this thread's now useless search of its own move too.
-    pub(crate) split_aborts: Vec<std::sync::Arc<AtomicBool>>,
-    /// Whether `stopped` came from the caller (flag, time, nodes) rather than a split's cutoff.
-    pub(crate) stopped_for_good: bool,
-    /// The probcut selectivity (an index of [`probcut::SELECTIVITY_PERCENT`]);
-    /// [`probcut::NO_SELECTIVITY`] searches full width.
-    pub(crate) selectivity: u8,
-    /// The board's quadrants, for the endgame's parity ordering.
-    quadrants: [u64; 4],
-}
-
-/// The final score of a finished game for the player: disc difference with the empty squares
-/// given to the winner.
-#[inline(always)]
-#[must_use]
-pub fn final_score(b: Board, mask: u64) -> i32 {
-    let p = b.player.count_ones() as i32;
-    let o = b.opponent.count_ones() as i32;
-    let e = (b.empties() & mask).count_ones() as i32;
-    let diff = p - o;
-    if diff > 0 {
-        diff + e
-    } else if diff < 0 {
-        diff - e
-    } else {
-        0
-    }
-}
 
 impl<'a> Searcher<'a> {
     /// A searcher on the playable squares `mask` (`u64::MAX` for 8x8), probing and filling
     /// `tt`, scoring the horizon with `eval`, polling `stopper`; with `shared_nodes`, it adds
     /// its nodes to that counter so that a node limit counts every thread. It starts full
     /// width, alone (no pool of helper threads).
-    pub fn new(
+    pub(crate) fn new(
         tt: &'a TranspositionTable,
         eval: &'a dyn Evaluator,
         mask: u64,
@@ -116,7 +51,7 @@ impl<'a> Searcher<'a> {
             split_aborts: Vec::new(),
             stopped_for_good: false,
             selectivity: probcut::NO_SELECTIVITY,
-            quadrants: endgame::quadrants((mask & 0xff).count_ones()),
+            quadrants: state::quadrants((mask & 0xff).count_ones()),
         }
     }
 
@@ -153,7 +88,7 @@ impl<'a> Searcher<'a> {
 
     /// Midgame principal-variation search to `depth` plies; exact once the depth reaches the
     /// end of the game.
-    pub fn pvs(&mut self, b: Board, depth: u32, alpha: i32, beta: i32) -> i32 {
+    pub(crate) fn pvs(&mut self, b: Board, depth: u32, alpha: i32, beta: i32) -> i32 {
         kernel::dispatch!(versions, pvs(self, b, depth, alpha, beta))
     }
 
@@ -174,13 +109,13 @@ impl<'a> Searcher<'a> {
                 upper: upper.clamp(-64, 64) as i8,
                 depth,
                 selectivity: self.selectivity,
-                best: mv,
+                best: Sq::from_code(mv),
             },
         );
     }
 
     /// Exact endgame solve: the final disc difference with perfect play, within the window.
-    pub fn solve(&mut self, b: Board, alpha: i32, beta: i32) -> i32 {
+    pub(crate) fn solve(&mut self, b: Board, alpha: i32, beta: i32) -> i32 {
         let empties = (b.empties() & self.mask).count_ones();
         self.solve_n(b, alpha, beta, empties)
     }
@@ -188,7 +123,7 @@ impl<'a> Searcher<'a> {
     /// The principal variation stored in the table from `b`, at most `max` moves (passes
     /// included); it ends where the table has no legal best move or the game ends.
     #[must_use]
-    pub fn pv(&self, mut b: Board, max: usize) -> Vec<Move> {
+    pub(crate) fn pv(&self, mut b: Board, max: usize) -> Vec<Move> {
         let mut line = Vec::new();
         while line.len() < max {
             if self.moves(b) == 0 {
@@ -211,12 +146,13 @@ impl<'a> Searcher<'a> {
     /// The table's best move for `b`, when it has one and it is legal.
     pub(crate) fn hash_move(&self, b: Board) -> Option<Sq> {
         let e = self.tt.probe(tt::hash(b))?;
-        Sq::from_code(e.best).filter(|sq| self.moves(b) & sq.bit() != 0)
+        e.best.filter(|sq| self.moves(b) & sq.bit() != 0)
     }
 
     /// Whether an entry in the table already proves the exact value of `b`.
+    #[cfg(test)]
     #[must_use]
-    pub fn solved(&self, b: Board) -> Option<i32> {
+    pub(crate) fn solved(&self, b: Board) -> Option<i32> {
         self.tt
             .probe(tt::hash(b))
             .filter(|e| {
@@ -261,7 +197,7 @@ mod versions {
             let key = tt::hash(b);
             let mut hash_move = NO_MOVE;
             if let Some(e) = this.tt.probe(key) {
-                hash_move = e.best;
+                hash_move = e.best.map_or(NO_MOVE, |sq| sq.index() as u8);
                 if u32::from(e.depth) >= depth && e.selectivity >= this.selectivity {
                     match e.apply(alpha, beta) {
                         Ok(v) => return v,

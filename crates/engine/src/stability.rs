@@ -170,7 +170,7 @@ fn edge_stable_discs(own: u64, other: u64) -> u64 {
 // Inlined so the solver's kernel-specific copies get it compiled with their features (FFO
 // #45-#48 one thread 14.9 -> 14.4 s against the generic out-of-line call).
 #[inline(always)]
-pub fn stable_discs(own: u64, other: u64, mask: u64) -> u64 {
+pub(crate) fn stable_discs(own: u64, other: u64, mask: u64) -> u64 {
     let filled = own | other | !mask;
     let full_h = full_rows(filled);
     let full_v = full_columns(filled);
@@ -231,7 +231,7 @@ const EDGES: u64 = 0xff81_8181_8181_81ff;
 /// opponent's discs being stable could cut, and then all of a cheap superset of them.
 #[inline(always)]
 #[must_use]
-pub fn cutoff(b: Board, mask: u64, alpha: i32) -> Option<i32> {
+pub(crate) fn cutoff(b: Board, mask: u64, alpha: i32) -> Option<i32> {
     let cells = mask.count_ones() as i32;
     if cells - 2 * b.opponent.count_ones() as i32 > alpha {
         return None;

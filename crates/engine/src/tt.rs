@@ -7,23 +7,26 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::Board;
+use crate::{Board, Sq};
+
+/// How an entry without a best move packs it: the first code that is no square.
+const NO_SQUARE: u8 = 64;
 
 /// The flag of the depth stored for an exact endgame solve: above any midgame depth.
-pub const SOLVED: u8 = 0x80;
+pub(crate) const SOLVED: u8 = 0x80;
 
 /// The depth stored for an exact solve of a position with `empties` empty squares: deeper
 /// than any midgame search, and ranked by empties among solves so that the table's deep slot
 /// keeps the costly solves near the root rather than the last one made.
 #[inline(always)]
 #[must_use]
-pub const fn solved_depth(empties: u32) -> u8 {
+pub(crate) const fn solved_depth(empties: u32) -> u8 {
     SOLVED | empties as u8
 }
 
 /// What the table knows about a position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Entry {
+pub(crate) struct Entry {
     /// The score is at least this (a fail-high or an exact search stored it).
     pub lower: i8,
     /// The score is at most this; equal to `lower` when the score is exact.
@@ -32,8 +35,8 @@ pub struct Entry {
     pub depth: u8,
     /// Selectivity the bounds were found under (higher is more exact).
     pub selectivity: u8,
-    /// The best move found, or 64 for none.
-    pub best: u8,
+    /// The best move found, if any.
+    pub best: Option<Sq>,
 }
 
 impl Entry {
@@ -41,7 +44,7 @@ impl Entry {
     /// says so) rather than a midgame search.
     #[inline(always)]
     #[must_use]
-    pub const fn is_solve(self) -> bool {
+    pub(crate) const fn is_solve(self) -> bool {
         self.depth & SOLVED != 0
     }
 
@@ -51,7 +54,7 @@ impl Entry {
     /// # Errors
     /// `Err` is not a failure: it carries the narrowed window to search with.
     #[inline]
-    pub fn apply(self, alpha: i32, beta: i32) -> Result<i32, (i32, i32)> {
+    pub(crate) fn apply(self, alpha: i32, beta: i32) -> Result<i32, (i32, i32)> {
         let (lo, hi) = (i32::from(self.lower), i32::from(self.upper));
         if lo >= beta || lo == hi {
             Ok(lo)
@@ -67,7 +70,7 @@ impl Entry {
             | u64::from(self.upper as u8) << 8
             | u64::from(self.depth) << 16
             | u64::from(self.selectivity) << 24
-            | u64::from(self.best) << 32
+            | u64::from(self.best.map_or(NO_SQUARE, |sq| sq.index() as u8)) << 32
             | u64::from(date) << 40
     }
 
@@ -78,7 +81,7 @@ impl Entry {
                 upper: (d >> 8) as u8 as i8,
                 depth: (d >> 16) as u8,
                 selectivity: (d >> 24) as u8,
-                best: (d >> 32) as u8,
+                best: Sq::from_code((d >> 32) as u8),
             },
             (d >> 40) as u8,
         )
@@ -93,23 +96,7 @@ struct Slot {
 
 /// A hash table of [`Entry`]s in buckets of two slots: one kept for the deepest search, one
 /// always replaced.
-///
-/// # Examples
-/// ```
-/// use reversi_engine::tt::{hash, Entry, TranspositionTable};
-/// use reversi_engine::Board;
-///
-/// let tt = TranspositionTable::new(1);
-/// let key = hash(Board::START);
-/// assert_eq!(tt.probe(key), None);
-///
-/// // A 4-ply search found the start worth exactly 0 with f5 (bit 37).
-/// let entry = Entry { lower: 0, upper: 0, depth: 4, selectivity: 5, best: 37 };
-/// tt.store(key, entry);
-/// assert_eq!(tt.probe(key), Some(entry));
-/// assert_eq!(entry.apply(-10, 10), Ok(0));
-/// ```
-pub struct TranspositionTable {
+pub(crate) struct TranspositionTable {
     slots: Vec<Slot>,
     mask: usize,
     date: AtomicU64,
@@ -143,7 +130,7 @@ fn advise_huge_pages<T>(_start: *const T, _bytes: usize) {}
 /// A 64-bit hash of a board (player to move).
 #[inline(always)]
 #[must_use]
-pub fn hash(b: Board) -> u64 {
+pub(crate) fn hash(b: Board) -> u64 {
     let mut h = b.player
         ^ b.opponent
             .rotate_left(29)
@@ -158,7 +145,7 @@ pub fn hash(b: Board) -> u64 {
 impl TranspositionTable {
     /// A table of about `megabytes` MB (at least one bucket).
     #[must_use]
-    pub fn new(megabytes: usize) -> TranspositionTable {
+    pub(crate) fn new(megabytes: usize) -> TranspositionTable {
         let bytes = megabytes.max(1) << 20;
         let buckets = (bytes / (2 * std::mem::size_of::<Slot>()))
             .next_power_of_two()
@@ -179,7 +166,7 @@ impl TranspositionTable {
     /// A table that remembers nothing: every probe misses. For checking that search results
     /// do not depend on the table.
     #[must_use]
-    pub fn disabled() -> TranspositionTable {
+    pub(crate) fn disabled() -> TranspositionTable {
         TranspositionTable {
             slots: Vec::new(),
             mask: 0,
@@ -189,17 +176,18 @@ impl TranspositionTable {
 
     /// Size in bytes.
     #[must_use]
+    #[cfg(test)]
     pub fn bytes(&self) -> usize {
         self.slots.len() * std::mem::size_of::<Slot>()
     }
 
     /// Marks the start of a new search, so that older entries are replaced first.
-    pub fn new_search(&self) {
+    pub(crate) fn new_search(&self) {
         self.date.fetch_add(1, Ordering::Relaxed);
     }
 
     /// Forgets everything.
-    pub fn clear(&self) {
+    pub(crate) fn clear(&self) {
         for s in &self.slots {
             s.check.store(0, Ordering::Relaxed);
             s.data.store(0, Ordering::Relaxed);
@@ -228,7 +216,7 @@ impl TranspositionTable {
     /// What is known about the board with hash `key`.
     #[inline]
     #[must_use]
-    pub fn probe(&self, key: u64) -> Option<Entry> {
+    pub(crate) fn probe(&self, key: u64) -> Option<Entry> {
         if self.slots.is_empty() {
             return None;
         }
@@ -244,7 +232,7 @@ impl TranspositionTable {
 
     /// Records `entry` for the board with hash `key`.
     #[inline]
-    pub fn store(&self, key: u64, entry: Entry) {
+    pub(crate) fn store(&self, key: u64, entry: Entry) {
         if self.slots.is_empty() {
             return;
         }
@@ -278,7 +266,7 @@ mod tests {
             upper: 64,
             depth: 9,
             selectivity: 3,
-            best: 19,
+            best: Sq::new(19),
         };
         let k = hash(Board::START);
         assert_eq!(tt.probe(k), None);
@@ -287,6 +275,25 @@ mod tests {
         assert_eq!(tt.probe(k ^ 1 << 40), None);
         tt.clear();
         assert_eq!(tt.probe(k), None);
+        // No best move packs and unpacks as none.
+        let e = Entry { best: None, ..e };
+        tt.store(k, e);
+        assert_eq!(tt.probe(k), Some(e));
+    }
+
+    #[test]
+    fn bounds_settle_or_narrow_a_window() {
+        let exact = Entry {
+            lower: 0,
+            upper: 0,
+            depth: 4,
+            selectivity: 5,
+            best: Sq::new(37),
+        };
+        assert_eq!(exact.apply(-10, 10), Ok(0));
+        let lower = Entry { upper: 64, ..exact };
+        assert_eq!(lower.apply(-10, 10), Err((0, 10)));
+        assert_eq!(lower.apply(-10, -2), Ok(0));
     }
 
     #[test]

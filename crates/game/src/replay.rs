@@ -3,6 +3,7 @@
 //! followed so far, and the words a replay shows (players, result, a move's note). Every front
 //! end's replay draws a [`Replay`]; its variations are in `replay/variations.rs`.
 
+mod line;
 mod variations;
 
 use reversi_core::{Game, Position};
@@ -10,7 +11,7 @@ use reversi_store::{GameInfo, MoveRecord, PlayerKind, Status, StoredGame};
 
 use crate::session::{move_at, result_line, LastMove};
 
-pub use variations::{Line, VariationError};
+pub use line::{Line, VariationError};
 
 /// A stored game and how far into it the replay is, along the game's own moves or one of its
 /// variations (see [`Replay::play`]).

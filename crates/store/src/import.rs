@@ -5,7 +5,7 @@ use rusqlite::types::Value;
 use rusqlite::{params, params_from_iter};
 
 use crate::codec::{move_to_column, outcome_to_text};
-use crate::explorer::{self, counted_score, Tally, EXPLORER_MAX_DISCS};
+use crate::explorer::index::{self, counted_score, Tally, EXPLORER_MAX_DISCS};
 use crate::model::kept;
 use crate::store::{checked_start, clock_ms, dedup_hash, in_transaction, LoadError};
 use crate::{ImportGame, ImportReport, Store, StoreError};
@@ -104,9 +104,9 @@ impl Store {
                 let mut entries = Vec::new();
                 for (ply, m) in g.moves.iter().enumerate() {
                     // No position within the explorer's depth lies further (see
-                    // explorer::rebuild); stopping there saves a scan of every later one.
+                    // index::rebuild); stopping there saves a scan of every later one.
                     if counted.is_some() && ply <= 2 * EXPLORER_MAX_DISCS as usize + 1 {
-                        entries.extend(explorer::entry(&pos, m.mv));
+                        entries.extend(index::entry(&pos, m.mv));
                     }
                     pos = pos
                         .play(m.mv)

@@ -30,9 +30,10 @@ pub use explorer::{ExplorerMove, ExplorerSize, EXPLORER_MAX_DISCS};
 pub use holders::{WebSeats, Writer};
 pub use model::{
     GameFilter, GameId, GameInfo, ImportGame, ImportReport, MoveRecord, NewGame, ParseGameIdError,
-    ParseStatusError, Player, PlayerKind, Status, StoredGame, Termination, MAX_TEXT_CHARS,
+    ParseStatusError, Player, PlayerKind, Status, StoredGame, Termination, VariationId,
+    MAX_TEXT_CHARS,
 };
 pub use paths::default_path;
 pub use schema::SCHEMA_VERSION;
 pub use store::Store;
-pub use variations::{Variation, VariationId};
+pub use variations::Variation;

@@ -50,6 +50,16 @@ pub(crate) fn kept(text: &str) -> &str {
         .map_or(text, |(end, _)| &text[..end])
 }
 
+/// A variation's id in the database.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct VariationId(pub i64);
+
+impl fmt::Display for VariationId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
 /// Who plays a side.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum PlayerKind {

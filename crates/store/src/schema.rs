@@ -30,7 +30,7 @@ const MIGRATIONS: &[Migration] = &[
     sql(include_str!("../migrations/0004_variations.sql")),
     Migration {
         sql: include_str!("../migrations/0005_explorer.sql"),
-        then: Some(crate::explorer::rebuild),
+        then: Some(crate::explorer::index::rebuild),
     },
 ];
 

@@ -11,10 +11,11 @@ use crate::codec::{
     kind_from_text, move_from_column, move_to_column, outcome_from_text, outcome_to_text,
     position_from_text, position_to_text, status_from_text, Fnv128,
 };
+use crate::explorer::index;
 use crate::model::kept;
 use crate::{
-    explorer, now_utc, schema, GameFilter, GameId, GameInfo, MoveRecord, NewGame, Player, Status,
-    StoreError, StoredGame, Termination,
+    now_utc, schema, GameFilter, GameId, GameInfo, MoveRecord, NewGame, Player, Status, StoreError,
+    StoredGame, Termination,
 };
 
 /// The game database. Every call that writes is one transaction, committed to disk before it
@@ -417,15 +418,15 @@ fn count_in_explorer(
     moves: &[Move],
     sign: i64,
 ) -> rusqlite::Result<()> {
-    let Some(score) = explorer::counted_score(info.size, status, score) else {
+    let Some(score) = index::counted_score(info.size, status, score) else {
         return Ok(());
     };
     let start = info
         .start
         .clone()
         .unwrap_or_else(|| Position::start(info.size, info.rules));
-    let mut tally = explorer::Tally::default();
-    tally.add(&explorer::game_entries(&start, moves), score, sign);
+    let mut tally = index::Tally::default();
+    tally.add(&index::game_entries(&start, moves), score, sign);
     tally.write(tx)
 }
 

@@ -2,24 +2,13 @@
 //! at some move, kept as a tree, added to move by move and read back checked.
 
 use std::collections::HashMap;
-use std::fmt;
 
 use reversi_core::{Game, Move};
 use rusqlite::{params, Connection, OptionalExtension};
 
 use crate::codec::{move_from_column, move_to_column};
 use crate::store::{in_transaction, load_in, LoadError};
-use crate::{now_utc, GameId, GameInfo, MoveRecord, Store, StoreError};
-
-/// A variation's id in the database.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct VariationId(pub i64);
-
-impl fmt::Display for VariationId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.fmt(f)
-    }
-}
+use crate::{now_utc, GameId, GameInfo, MoveRecord, Store, StoreError, VariationId};
 
 /// A line of play that leaves another: the game's own moves (`parent` `None`) or an earlier
 /// variation of the same game.

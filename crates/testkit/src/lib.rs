@@ -1,6 +1,8 @@
 //! Helpers shared by the tests of every crate of the workspace, so that each exists once: the
-//! shared data folder ([`data_dir`], [`data_file`]), a seeded generator ([`Rng`]) and a runner
-//! for the command-line program ([`TestCommand`]).
+//! shared data folder ([`data_dir`], [`data_file`]), a seeded generator ([`Rng`]), a runner
+//! for the command-line program ([`TestCommand`]) and the crates' module graphs read from
+//! their sources ([`ModuleGraph`]), for the check that no module imports one that imports it
+//! back.
 //!
 //! Only tests depend on this crate (`[dev-dependencies]`); it depends on no crate of the
 //! workspace, so any of them can use it.
@@ -19,8 +21,10 @@
 
 mod command;
 mod data;
+mod module_graph;
 mod rng;
 
 pub use command::{Output, TestCommand};
 pub use data::{data_dir, data_file};
+pub use module_graph::ModuleGraph;
 pub use rng::Rng;

@@ -86,8 +86,8 @@ pub enum HistoryCommand {
         #[arg(required = true, value_name = "FILE")]
         files: Vec<PathBuf>,
         /// The format, if not told by the extension (.wtb, .ggf) or the content.
-        #[arg(long, value_enum, default_value_t = ImportFormat::Auto)]
-        format: ImportFormat,
+        #[arg(long, value_enum, default_value_t = import::ImportFormat::Auto)]
+        format: import::ImportFormat,
         /// Board size of transcript games.
         #[arg(long, default_value = "8")]
         size: BoardSize,
@@ -142,14 +142,6 @@ pub enum ExportFormat {
     Transcript,
     Ggf,
     Svg,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ImportFormat {
-    Auto,
-    Wthor,
-    Ggf,
-    Transcript,
 }
 
 /// Opens an existing database for reading; `None` when there is none yet.

@@ -1,9 +1,5 @@
-//! `reversi match`: two engines play each opening twice with colours swapped; the games are
-//! saved and the result reported with an Elo difference.
-
-mod player;
-mod record;
-mod stats;
+//! `reversi match`: the command-line adapter over [`reversi_arena`]: its options, the
+//! contenders they name, and the printing of each game and of the result.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -13,14 +9,10 @@ use std::time::Duration;
 use anyhow::{bail, Context};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use reversi_core::{
-    parse_transcript, BoardSize, Color, Game, Move, Position, Rules, Score, TimeControl,
+use reversi_arena::{
+    read_openings, BookChoice, Contender, EngineSpec, Match, MatchRules, Setup, Sink,
 };
-use reversi_store::MoveRecord;
-
-use player::{BookChoice, Contender, EngineError, EngineSpec, MoveClock, Setup};
-use record::{Forfeit, Played, Sink};
-use stats::{Outcome, Tally};
+use reversi_core::{BoardSize, Game, Position, Rules, TimeControl};
 
 /// `reversi match` options.
 #[derive(Debug, Args)]
@@ -92,6 +84,16 @@ fn seconds(what: &str, s: f64) -> anyhow::Result<Duration> {
         .with_context(|| format!("{what} must be a positive number of seconds, not {s}"))
 }
 
+/// The engine `arg` names; `reversi` runs this very program, so that `--b "reversi nboard"`
+/// works without the program being on the PATH.
+fn engine_spec(arg: &str, flag: &str) -> anyhow::Result<EngineSpec> {
+    let spec: EngineSpec = arg.parse().with_context(|| flag.to_string())?;
+    Ok(match std::env::current_exe() {
+        Ok(exe) => spec.with_program("reversi", &exe),
+        Err(_) => spec,
+    })
+}
+
 pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
     if args.games == 0 {
         bail!("--games must be at least 1");
@@ -109,8 +111,8 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
             (t * 20).max(Duration::from_secs(10))
         }),
     };
-    let spec_a: EngineSpec = args.a.parse().context("--a")?;
-    let spec_b: EngineSpec = args.b.parse().context("--b")?;
+    let spec_a = engine_spec(&args.a, "--a")?;
+    let spec_b = engine_spec(&args.b, "--b")?;
     let path = args
         .openings
         .clone()
@@ -131,25 +133,30 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         clock: args.clock,
         depth: args.depth,
     };
-    let mut a = Contender::new(
+    let a = Contender::new(
         &args.a,
         &spec_a,
         &setup,
         &book_choice(args.a_book.as_deref())?,
     );
-    let mut b = Contender::new(
+    let b = Contender::new(
         &args.b,
         &spec_b,
         &setup,
         &book_choice(args.b_book.as_deref())?,
     );
+    let rules = MatchRules {
+        timeout,
+        clock: args.clock,
+    };
+    let mut arena = Match::new(a, b, openings, args.games, rules);
 
     outln!(
         "{} vs {}: {} games on {} openings from {}, colours swapped",
         args.a,
         args.b,
         args.games,
-        openings.len(),
+        arena.openings().len(),
         if args.from_start {
             "the standard start".to_string()
         } else {
@@ -161,51 +168,13 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         ProgressStyle::with_template("{bar:30} {pos}/{len} games  {msg}  [{elapsed}]")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let mut tally = Tally::default();
-    let mut forfeits = [0usize; 2];
-    // Each engine's thinking time and moves.
-    let mut thought = [(Duration::ZERO, 0u32, Duration::ZERO); 2];
     let mut ids = Vec::new();
-    for g in 0..args.games {
-        let opening = &openings[g / 2];
-        let a_black = g % 2 == 0;
-        // A seed per opening and colour, not per engine: the two games of a pair give the
-        // same rolls to whoever plays Black (and White), so equal engines mirror each other,
-        // while games from the same opening (--from-start) still differ from pair to pair.
-        let (black_seed, white_seed) = (0x5eed + g as u64 / 2 * 2, 0x5eed + g as u64 / 2 * 2 + 1);
-        let (a_seed, b_seed) = if a_black {
-            (black_seed, white_seed)
-        } else {
-            (white_seed, black_seed)
-        };
-        a.set_seed(a_seed);
-        b.set_seed(b_seed);
-        let played = if a_black {
-            play_game(&mut a, &mut b, opening, timeout, args.clock)
-        } else {
-            play_game(&mut b, &mut a, opening, timeout, args.clock)
-        };
-        let a_color = if a_black { Color::Black } else { Color::White };
-        let positions = played.game.positions();
-        for (i, m) in played.moves.iter().enumerate() {
-            if let Some(ms) = m.time_ms {
-                let t = &mut thought[usize::from(positions[i].turn() != a_color)];
-                let took = Duration::from_millis(ms);
-                *t = (t.0 + took, t.1 + 1, t.2.max(took));
-            }
-        }
-        let margin = match a_color {
-            Color::Black => played.score.margin(),
-            Color::White => -played.score.margin(),
-        };
-        tally.add(Outcome {
-            margin,
-            as_black: a_black,
-        });
+    while let Some(g) = arena.play_next() {
+        let played = &g.played;
         let line = format!(
             "game {:>3}  opening {:>3}  {} (Black) {} {} (White){}",
-            g + 1,
-            g / 2 + 1,
+            g.number + 1,
+            g.opening + 1,
             // Named by the engines themselves (another program's output).
             reversi_game::printable(&played.black.name),
             played.score,
@@ -215,43 +184,41 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
                 .as_ref()
                 .map(|f| format!(
                     "  {} forfeits: {}",
-                    if f.color == a_color { &args.a } else { &args.b },
+                    if f.color == g.a_color {
+                        &args.a
+                    } else {
+                        &args.b
+                    },
                     f.reason
                 ))
                 .unwrap_or_default()
         );
-        if let Some(f) = &played.forfeit {
-            forfeits[usize::from(f.color != a_color)] += 1;
-        }
         bar.suspend(|| outln!("{line}"))?;
-        if let Some(id) = sink.save(&played)? {
+        if let Some(id) = sink.save(played)? {
             ids.push(id);
         }
-        bar.set_message(format!("{}: {}", args.a, tally.record()));
+        bar.set_message(format!("{}: {}", args.a, arena.tally().record()));
         bar.inc(1);
     }
     bar.finish_and_clear();
-    report(&args, &tally, forfeits, thought)?;
+    report(&args, &arena)?;
     match (ids.first(), ids.last()) {
         (Some(first), Some(last)) => outln!(
             "saved {} games to {} (ids {first}-{last})",
             ids.len(),
             sink.describe()
         )?,
-        _ => outln!("saved {} games to {}", tally.games(), sink.describe())?,
+        _ => outln!(
+            "saved {} games to {}",
+            arena.tally().games(),
+            sink.describe()
+        )?,
     }
     Ok(ExitCode::SUCCESS)
 }
 
-/// Each engine's total thinking time, moves and longest move.
-type Thought = (Duration, u32, Duration);
-
-fn report(
-    args: &MatchArgs,
-    tally: &Tally,
-    forfeits: [usize; 2],
-    thought: [Thought; 2],
-) -> std::io::Result<()> {
+fn report(args: &MatchArgs, arena: &Match) -> std::io::Result<()> {
+    let tally = arena.tally();
     let (elo, lo, hi) = tally.elo();
     outln!(
         "{}: {} (as Black {}, as White {}) against {}",
@@ -264,13 +231,15 @@ fn report(
     outln!("average disc difference {:+.2}", tally.average_margin())?;
     outln!("score {:.1}%", 100.0 * tally.score())?;
     outln!("Elo difference {elo} (95% interval {lo} to {hi})")?;
-    for (name, (total, moves, longest)) in [&args.a, &args.b].into_iter().zip(thought) {
+    for (name, t) in [&args.a, &args.b].into_iter().zip(arena.move_times()) {
         outln!(
-            "time per move: {name} {:.3} s on average, longest {:.3} s ({moves} moves)",
-            total.as_secs_f64() / f64::from(moves.max(1)),
-            longest.as_secs_f64()
+            "time per move: {name} {:.3} s on average, longest {:.3} s ({} moves)",
+            t.mean_secs(),
+            t.longest.as_secs_f64(),
+            t.moves
         )?;
     }
+    let forfeits = arena.forfeits();
     outln!(
         "forfeits: {} {}, {} {}",
         args.a,
@@ -278,144 +247,6 @@ fn report(
         args.b,
         forfeits[1]
     )
-}
-
-/// Plays one game from `opening`; a side whose engine fails, or whose time runs out, loses it
-/// 0-64.
-fn play_game(
-    black: &mut Contender,
-    white: &mut Contender,
-    opening: &Game,
-    timeout: Duration,
-    clock: Option<TimeControl>,
-) -> Played {
-    let mut game = opening.clone();
-    let mut moves: Vec<MoveRecord> = game.moves().iter().map(|&m| MoveRecord::bare(m)).collect();
-    let forfeit = play_out(black, white, &mut game, &mut moves, timeout, clock);
-    let names = [black.history_player(), white.history_player()];
-    let score = match &forfeit {
-        Some(f) => Score::forfeit(f.color, game.current().size()),
-        None => Score::of(game.current()),
-    };
-    let [black_player, white_player] = names;
-    Played {
-        game,
-        moves,
-        black: black_player,
-        white: white_player,
-        score,
-        forfeit,
-        clock,
-    }
-}
-
-/// The moves of the game until its end or a forfeit.
-fn play_out(
-    black: &mut Contender,
-    white: &mut Contender,
-    game: &mut Game,
-    moves: &mut Vec<MoveRecord>,
-    timeout: Duration,
-    clock: Option<TimeControl>,
-) -> Option<Forfeit> {
-    let fail = |color: Color, who: &mut Contender, e: &EngineError| {
-        who.reset();
-        Some(Forfeit {
-            color,
-            reason: e.to_string(),
-            timeout: e.is_timeout(),
-            out_of_time: false,
-        })
-    };
-    if let Err(e) = black.new_game(game, timeout) {
-        return fail(Color::Black, black, &e);
-    }
-    if let Err(e) = white.new_game(game, timeout) {
-        return fail(Color::White, white, &e);
-    }
-    loop {
-        let pos = game.current();
-        if pos.is_game_over() {
-            return None;
-        }
-        let turn = pos.turn();
-        let record = if pos.must_pass() {
-            MoveRecord::bare(Move::Pass)
-        } else {
-            let mover = match turn {
-                Color::Black => &mut *black,
-                Color::White => &mut *white,
-            };
-            // The opening's moves took no time.
-            let spent: Vec<Option<Duration>> = moves
-                .iter()
-                .map(|m| m.time_ms.map(Duration::from_millis))
-                .collect();
-            let move_clock = clock.map(|control| MoveClock {
-                control,
-                spent: &spent,
-            });
-            // On a clock an engine may think as long as its time lasts, and a little more
-            // before it is given up on.
-            let (wait, left) = match &move_clock {
-                Some(c) => {
-                    let left = c.left(game);
-                    (left + Duration::from_secs(2), Some(left))
-                }
-                None => (timeout, None),
-            };
-            match mover.choose(game, wait, move_clock.as_ref()) {
-                Ok(c) if left.is_some_and(|left| c.time > left) => {
-                    mover.reset();
-                    return Some(Forfeit {
-                        color: turn,
-                        reason: format!(
-                            "lost on time ({:.3} s for a move with {:.3} s left)",
-                            c.time.as_secs_f64(),
-                            left.unwrap_or_default().as_secs_f64()
-                        ),
-                        timeout: true,
-                        out_of_time: true,
-                    });
-                }
-                Ok(c) => MoveRecord {
-                    mv: c.mv,
-                    time_ms: Some(c.time.as_millis().try_into().unwrap_or(u64::MAX)),
-                    eval: c.eval,
-                },
-                Err(e) if left.is_some() && e.is_timeout() => {
-                    mover.reset();
-                    return Some(Forfeit {
-                        color: turn,
-                        reason: format!("lost on time: {e}"),
-                        timeout: true,
-                        out_of_time: true,
-                    });
-                }
-                Err(e) => return fail(turn, mover, &e),
-            }
-        };
-        if let Err(why) = game.play(record.mv) {
-            let mover = match turn {
-                Color::Black => &mut *black,
-                Color::White => &mut *white,
-            };
-            mover.reset();
-            return Some(Forfeit {
-                color: turn,
-                reason: format!("illegal move {}: {why}", record.mv),
-                timeout: false,
-                out_of_time: false,
-            });
-        }
-        moves.push(record);
-        if let Err(e) = black.observe(record.mv) {
-            return fail(Color::Black, black, &e);
-        }
-        if let Err(e) = white.observe(record.mv) {
-            return fail(Color::White, white, &e);
-        }
-    }
 }
 
 /// The book `--a-book`/`--b-book` names: a file, `none`, or the program's when not given.
@@ -427,33 +258,4 @@ fn book_choice(arg: Option<&str>) -> anyhow::Result<BookChoice> {
             path,
         ))?))),
     })
-}
-
-/// The first `count` openings of a file of transcripts (8x8 Othello), as games.
-fn read_openings(path: &Path, count: usize) -> anyhow::Result<Vec<Game>> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read the openings {}", path.display()))?;
-    let start = Position::start(BoardSize::EIGHT, Rules::Othello);
-    let mut out = Vec::with_capacity(count);
-    for (i, line) in text.lines().enumerate() {
-        if out.len() == count {
-            break;
-        }
-        if line.trim().is_empty() {
-            continue;
-        }
-        let game = parse_transcript(line.trim(), start.clone())
-            .with_context(|| format!("{}:{}", path.display(), i + 1))?;
-        if !game.is_over() {
-            out.push(game);
-        }
-    }
-    if out.len() < count {
-        bail!(
-            "{} holds only {} openings, {count} needed",
-            path.display(),
-            out.len()
-        );
-    }
-    Ok(out)
 }

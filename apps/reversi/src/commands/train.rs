@@ -2,9 +2,11 @@
 
 mod data;
 mod duel;
+mod games;
 mod label;
 mod measure;
 mod parallel;
+mod part;
 mod probcut;
 mod records;
 mod selfplay;
@@ -19,7 +21,9 @@ use anyhow::Context;
 use clap::{Args, Subcommand};
 use reversi_engine::eval::Evaluator;
 use reversi_engine::pattern::fit::{fit, FitOptions, Sample};
-use reversi_engine::pattern::{shipped, stage_empties, PatternEval, Weights};
+use reversi_engine::pattern::net::{load_tables, NetWeights};
+use reversi_engine::pattern::netfit::{fit_net, NetFitOptions};
+use reversi_engine::pattern::{crc32, shipped, stage_empties, PatternEval, Weights};
 
 /// `reversi train` options.
 #[derive(Debug, Args)]
@@ -116,6 +120,13 @@ pub enum TrainCommand {
     },
 }
 
+/// The evaluation `reversi train fit` fits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Model {
+    Tables,
+    Net,
+}
+
 /// `reversi train fit` options.
 #[derive(Debug, Args)]
 pub struct FitArgs {
@@ -129,14 +140,20 @@ pub struct FitArgs {
     pub seed: u64,
     #[arg(long, default_value_t = 12)]
     pub epochs: u32,
-    /// Adam step size, in discs.
-    #[arg(long, default_value_t = 0.02)]
-    pub lr: f32,
-    /// L2 regularisation.
+    /// Adam step size [default: 0.02 disc for tables, 0.002 for networks].
+    #[arg(long)]
+    pub lr: Option<f32>,
+    /// L2 regularisation (tables only).
     #[arg(long, default_value_t = 1e-4)]
     pub l2: f32,
-    #[arg(long, default_value_t = 256)]
-    pub batch: usize,
+    /// Positions per Adam step [default: 256 for tables, 1024 for networks].
+    #[arg(long)]
+    pub batch: Option<usize>,
+    /// What to fit: `tables` (every weight of every stage free, generations 1-2) or `net`
+    /// (generation 3: a small network per pattern and a quadratic per scalar, which generate
+    /// the tables; a file of about 36 KB).
+    #[arg(long, value_enum, default_value_t = Model::Tables)]
+    pub model: Model,
     /// WTHOR years from this one on are the validation split, never trained on.
     #[arg(long, default_value_t = 2021)]
     pub valid_from: u16,
@@ -220,7 +237,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
 /// A weights file's evaluation.
 pub(crate) fn load_eval(path: &Path) -> anyhow::Result<PatternEval> {
     let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
-    let w = Weights::from_bytes(&bytes).with_context(|| format!("loading {}", path.display()))?;
+    let w = load_tables(&bytes).with_context(|| format!("loading {}", path.display()))?;
     Ok(PatternEval::new(&w))
 }
 
@@ -230,11 +247,12 @@ pub(crate) fn eval_of(path: Option<&Path>) -> anyhow::Result<(Arc<dyn Evaluator>
     match path {
         Some(p) => {
             let bytes = std::fs::read(p).with_context(|| format!("reading {}", p.display()))?;
-            let w =
-                Weights::from_bytes(&bytes).with_context(|| format!("loading {}", p.display()))?;
+            let w = load_tables(&bytes).with_context(|| format!("loading {}", p.display()))?;
+            // Both formats end with the CRC-32 of what comes before it.
+            let stored = crc32(&bytes[..bytes.len().saturating_sub(4)]);
             Ok((
                 Arc::new(PatternEval::new(&w)),
-                format!("crc32:{:08x}", w.checksum()),
+                format!("crc32:{stored:08x}"),
             ))
         }
         None => Ok((
@@ -274,6 +292,9 @@ fn run_fit(a: &FitArgs) -> anyhow::Result<()> {
         a.valid_from,
         t.elapsed().as_secs_f64()
     );
+    if a.model == Model::Net {
+        return run_fit_net(a, &train, &valid, t);
+    }
     let start = match &a.start {
         Some(p) => {
             let bytes = std::fs::read(p).with_context(|| format!("reading {}", p.display()))?;
@@ -284,9 +305,9 @@ fn run_fit(a: &FitArgs) -> anyhow::Result<()> {
     let opts = FitOptions {
         epochs: a.epochs,
         seed: a.seed,
-        learning_rate: a.lr,
+        learning_rate: a.lr.unwrap_or(0.02),
         l2: a.l2,
-        batch: a.batch,
+        batch: a.batch.unwrap_or(256),
         window: a.window,
         stages: usize::from(a.stages),
         threads: a.threads,
@@ -314,6 +335,58 @@ fn run_fit(a: &FitArgs) -> anyhow::Result<()> {
         a.out.display(),
         bytes.len(),
         w.stages(),
+        a.generation,
+        w.checksum(),
+        t.elapsed().as_secs_f64()
+    )?;
+    Ok(())
+}
+
+/// `train fit --model net`: the generated evaluation (generation 3).
+fn run_fit_net(a: &FitArgs, train: &[Sample], valid: &[Sample], t: Instant) -> anyhow::Result<()> {
+    let start = match &a.start {
+        Some(p) => {
+            let bytes = std::fs::read(p).with_context(|| format!("reading {}", p.display()))?;
+            NetWeights::from_bytes(&bytes).with_context(|| format!("loading {}", p.display()))?
+        }
+        None => NetWeights::init(a.generation, a.seed),
+    };
+    let opts = NetFitOptions {
+        epochs: a.epochs,
+        seed: a.seed,
+        learning_rate: a.lr.unwrap_or(0.002),
+        batch: a.batch.unwrap_or(1024),
+        threads: a.threads,
+    };
+    eprintln!("{opts:?}, {} parameters", start.params.len());
+    let w = fit_net(train, valid, start, &opts, &mut |r| {
+        let at = |e: usize| r.valid_by_empties.get(e).map_or(0.0, |x| x.1);
+        eprintln!(
+            "epoch {:2}: train mse {:7.2} | valid mae {:5.2} (10: {:5.2}, 14: {:5.2}, 20: {:5.2}, 24: {:5.2}, 30: {:5.2}, 40: {:5.2})  [{:.0} s]",
+            r.epoch,
+            r.train_mse,
+            r.valid_mae,
+            at(10),
+            at(14),
+            at(20),
+            at(24),
+            at(30),
+            at(40),
+            t.elapsed().as_secs_f64()
+        );
+    });
+    let w = NetWeights {
+        generation: a.generation,
+        ..w
+    };
+    let bytes = w.to_bytes();
+    std::fs::write(&a.out, &bytes).with_context(|| format!("writing {}", a.out.display()))?;
+    outln!(
+        "wrote {} ({} bytes, {} parameters, {} stages, generation {}, crc32 {:08x}) in {:.0} s",
+        a.out.display(),
+        bytes.len(),
+        w.params.len(),
+        w.stages,
         a.generation,
         w.checksum(),
         t.elapsed().as_secs_f64()

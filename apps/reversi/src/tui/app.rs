@@ -1,6 +1,7 @@
 //! The terminal UI's state: which screen is up, the background workers, and the dispatch of
 //! keys and worker reports to the screen; drawing the current screen.
 
+use std::path::PathBuf;
 use std::time::Duration;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -11,14 +12,36 @@ use ratatui::widgets::Widget;
 use super::editor::{Editor, EditorAction};
 use super::explorer::ExplorerPanel;
 use super::game::{GameAction, GameScreen, Note};
+use super::help;
 use super::history::{HistoryAction, HistoryScreen};
 use super::menu::{Menu, MenuItem};
 use super::replay::{ReplayAction, ReplayScreen};
 use super::setup::{Setup, SetupAction};
 use super::theme::Theme;
 use super::worker::Workers;
-use super::{help, History, Start};
-use reversi_game::{Session, Settings};
+use reversi_game::{LogHandle, Replay, Session, Settings};
+
+/// Where the UI opens.
+#[derive(Debug, Clone)]
+pub enum Start {
+    /// The main menu; New game proposes these settings.
+    Menu(Settings),
+    /// Straight into a game.
+    Game(Settings),
+    /// Straight into this game (new or resumed); leaving it goes to the menu.
+    Session(Box<Session>),
+    /// Replaying a stored game; leaving it quits.
+    Replay(Box<Replay>),
+}
+
+/// The game history the UI reads and saves to.
+#[derive(Debug, Clone, Default)]
+pub struct History {
+    /// The database the history screen lists (`None`: no history).
+    pub db: Option<PathBuf>,
+    /// Where games started here are saved (`None`: not saved).
+    pub log: Option<LogHandle>,
+}
 
 /// The screen shown.
 pub enum Screen {
@@ -297,7 +320,9 @@ impl Widget for &App {
             Screen::Setup(setup) => setup.render(self.theme, area, buf),
             Screen::Editor(editor) => editor.render(self.theme, area, buf),
             Screen::Help => help::render(self.theme, area, buf),
-            Screen::Game(game) => super::game::render(game, &self.explorer, self.theme, area, buf),
+            Screen::Game(game) => {
+                super::game::view::render(game, &self.explorer, self.theme, area, buf)
+            }
             Screen::History(list) => list.render(self.theme, area, buf),
             Screen::Replay(replay, _) => replay.render(&self.explorer, self.theme, area, buf),
         }

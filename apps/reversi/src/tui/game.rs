@@ -2,9 +2,7 @@
 //! computer's thinking, passes and the game's end. The rules and the undo stacks live in the
 //! [`Session`]; rendering in `game/view.rs`.
 
-mod view;
-
-pub use view::render;
+pub(super) mod view;
 
 use crossterm::event::{KeyCode, KeyEvent};
 use reversi_core::{Color, Move, Square};

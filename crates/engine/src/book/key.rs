@@ -45,7 +45,7 @@ impl Key {
 
     /// A stable hash of the key, to split work into shards the same way on every machine.
     #[must_use]
-    pub fn shard_hash(self) -> u64 {
+    pub(crate) fn shard_hash(self) -> u64 {
         let mut h = self.player ^ self.opponent.rotate_left(29);
         h ^= h >> 33;
         h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);

@@ -7,6 +7,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use super::build::{self, SearchOptions, Shard};
+use super::file::BookError;
 use super::*;
 
 fn sq(name: &str) -> Sq {

@@ -75,7 +75,7 @@ pub fn board_text(board: Board) -> String {
 ///
 /// # Errors
 /// A message naming what is wrong.
-pub fn parse_board_text(board: &str, side: &str) -> Result<Board, String> {
+pub(crate) fn parse_board_text(board: &str, side: &str) -> Result<Board, String> {
     let cells: Vec<char> = board.chars().collect();
     if cells.len() != 64 {
         return Err(format!("a board has 64 squares, not {}", cells.len()));

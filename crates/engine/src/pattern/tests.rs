@@ -285,3 +285,118 @@ fn fitting_lowers_the_loss_and_is_deterministic() {
     let threads = FitOptions { threads: 3, ..opts };
     assert_eq!(fit(train, valid, None, &threads, &|_| {}), w);
 }
+
+/// Generation 3 (net.rs, netfit.rs).
+mod generated {
+    use super::super::net::{self, load_tables, NetWeights};
+    use super::super::netfit::{fit_net, predict, NetFitOptions};
+    use super::*;
+
+    #[test]
+    fn generated_tables_hold_the_networks_outputs() {
+        let w = NetWeights::init(3, 7);
+        let tables = w.tables();
+        let set = pattern_set();
+        let mut rng = Rng::new(3);
+        for _ in 0..2000 {
+            let f = rng.below(set.features());
+            let s = rng.below(30);
+            let expected = (w.feature_value(f, s) * SCALE as f32).round() as i16;
+            assert_eq!(tables.stage(s)[f], expected, "feature {f}, stage {s}");
+        }
+        // A position's evaluation is the networks' sum, each term rounded to 1/SCALE.
+        let eval = PatternEval::new(&tables);
+        for b in random_positions(5, 20) {
+            let raw = eval.raw(b) as f32 / SCALE as f32;
+            let exact = predict(&w, b);
+            let rounding = ACTIVE as f32 * 0.5 / SCALE as f32;
+            assert!((raw - exact).abs() <= rounding, "{raw} vs {exact}");
+        }
+    }
+
+    #[test]
+    fn symmetric_positions_get_equal_generated_values() {
+        let eval = PatternEval::new(&NetWeights::init(3, 11).tables());
+        for b in random_positions(9, 10) {
+            let v = eval.raw(b);
+            for s in 1..8 {
+                let image = Board::new(transform(b.player, s), transform(b.opponent, s));
+                assert_eq!(eval.raw(image), v, "symmetry {s}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_generated_weights_file_round_trips_and_damage_is_refused() {
+        let w = NetWeights::init(3, 5);
+        let bytes = w.to_bytes();
+        assert!(
+            bytes.len() < 100_000,
+            "kilobytes, not megabytes: {} bytes",
+            bytes.len()
+        );
+        let back = NetWeights::from_bytes(&bytes).expect("reads back");
+        assert_eq!(back, w);
+        assert_eq!(back.to_bytes(), bytes, "byte for byte");
+        assert!(load_tables(&bytes).is_ok());
+        let mut bad = bytes.clone();
+        bad[100] ^= 1;
+        assert!(matches!(
+            NetWeights::from_bytes(&bad),
+            Err(WeightsError::Checksum { .. })
+        ));
+        assert!(matches!(
+            NetWeights::from_bytes(&bytes[..bytes.len() - 8]),
+            Err(WeightsError::Length { .. })
+        ));
+        let mut version = bytes.clone();
+        version[8] = 9;
+        assert_eq!(
+            NetWeights::from_bytes(&version),
+            Err(WeightsError::Version(9))
+        );
+        // Another network shape: its signature differs.
+        let mut shape = bytes.clone();
+        shape[16] ^= 0xff;
+        let crc = crc32(&shape[..shape.len() - 4]);
+        let at = shape.len() - 4;
+        shape[at..].copy_from_slice(&crc.to_le_bytes());
+        assert!(matches!(
+            NetWeights::from_bytes(&shape),
+            Err(WeightsError::Shape { .. })
+        ));
+        assert!(net::is_net(&bytes) && !net::is_net(GEN1));
+    }
+
+    #[test]
+    fn the_network_fit_learns_and_does_not_depend_on_the_threads() {
+        // Labels from a simple rule the networks can learn: the disc difference.
+        let samples: Vec<Sample> = random_positions(21, 60)
+            .into_iter()
+            .map(|b| Sample {
+                board: b,
+                label: (b.player.count_ones() as i32 - b.opponent.count_ones() as i32) as i8,
+            })
+            .collect();
+        let (train, valid) = samples.split_at(samples.len() * 4 / 5);
+        let opts = |threads| NetFitOptions {
+            epochs: 4,
+            seed: 2,
+            learning_rate: 0.01,
+            batch: 64,
+            threads,
+        };
+        let mut maes = Vec::new();
+        let one = fit_net(train, valid, NetWeights::init(3, 1), &opts(1), &mut |r| {
+            maes.push(r.valid_mae)
+        });
+        let two = fit_net(train, valid, NetWeights::init(3, 1), &opts(2), &mut |_| {});
+        assert_eq!(one, two, "the same weights whatever the threads");
+        let start = PatternEval::new(&NetWeights::init(3, 1).tables());
+        let (before, _) = super::super::netfit::mae_by_empties(&start, valid);
+        assert!(
+            maes[3] < before * 0.6,
+            "validation error {before:.2} -> {maes:?}"
+        );
+    }
+}

@@ -2,10 +2,8 @@
 //! parity-ordered loops over the empty squares, and deeper endgames by fastest-first
 //! negascout with the transposition table.
 
-use super::leaves;
-use super::parallel::Child;
-use super::probcut;
-use super::{final_score, order, Searcher, INF, NO_MOVE};
+use super::state::{final_score, Child, Searcher, INF, NO_MOVE};
+use super::{leaves, order, probcut};
 use crate::tt::{self, solved_depth};
 use crate::{kernel, stability, Board};
 
@@ -21,33 +19,6 @@ const ETC_MIN: u32 = 12;
 const ALL_NODE_MARGIN: i32 = 8;
 /// From this many empties the solver uses the transposition table.
 const TT_MIN: u32 = 10;
-
-/// The four quadrants of a board of side `n` in the top-left corner, for parity ordering
-/// (4x4 blocks on 8x8, 3x3 on 6x6, 2x2 on 4x4).
-#[must_use]
-pub(crate) const fn quadrants(n: u32) -> [u64; 4] {
-    let h = n / 2;
-    let row: u64 = (1 << h) - 1;
-    let mut block = 0u64;
-    let mut r = 0;
-    while r < h {
-        block |= row << (8 * r);
-        r += 1;
-    }
-    [block, block << h, block << (8 * h), block << (8 * h + h)]
-}
-
-/// The empty squares in quadrants holding an odd number of empties.
-#[inline(always)]
-pub(super) fn odd_quadrants(empties: u64, quadrants: &[u64; 4]) -> u64 {
-    let mut odd = 0;
-    for &q in quadrants {
-        if (empties & q).count_ones() & 1 == 1 {
-            odd |= empties & q;
-        }
-    }
-    odd
-}
 
 impl Searcher<'_> {
     /// Solves `b` with exactly `n` empty squares.
@@ -111,29 +82,6 @@ impl Searcher<'_> {
     /// Deeper endgames: move generation, fastest-first ordering, negascout and the table.
     fn solve_deep(&mut self, b: Board, alpha: i32, beta: i32, n: u32) -> i32 {
         kernel::dispatch!(versions, solve_deep(self, b, alpha, beta, n))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::quadrants;
-
-    #[test]
-    fn quadrants_split_each_board_in_four() {
-        assert_eq!(
-            quadrants(8),
-            [
-                0x0000_0000_0f0f_0f0f,
-                0x0000_0000_f0f0_f0f0,
-                0x0f0f_0f0f_0000_0000,
-                0xf0f0_f0f0_0000_0000
-            ]
-        );
-        for n in [4u8, 6, 8] {
-            let q = quadrants(u32::from(n));
-            assert_eq!(q[0] | q[1] | q[2] | q[3], crate::playable(n));
-            assert!(q.iter().all(|x| x.count_ones() == u32::from(n * n / 4)));
-        }
     }
 }
 
@@ -229,7 +177,7 @@ mod versions {
             let mut hash_move = NO_MOVE;
             if use_tt {
                 if let Some(e) = this.tt.probe(key) {
-                    hash_move = e.best;
+                    hash_move = e.best.map_or(NO_MOVE, |sq| sq.index() as u8);
                     if e.is_solve() && e.selectivity >= this.selectivity {
                         match e.apply(alpha, beta) {
                             Ok(v) => return v,

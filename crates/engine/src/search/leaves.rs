@@ -3,7 +3,7 @@
 //! where the endgame spends most of its time, so they are compiled once per kernel set
 //! ([`crate::kernel::multiversion`]); [`Searcher`]'s methods pick the set the CPU runs.
 
-use super::{final_score, odd_quadrants, Searcher, INF};
+use super::state::{final_score, odd_quadrants, Searcher, INF};
 use crate::flip::NEIGHBOURS;
 use crate::Board;
 

@@ -3,7 +3,7 @@
 
 use smallvec::SmallVec;
 
-use super::Searcher;
+use super::state::Searcher;
 use crate::{kernel, Board};
 
 /// From this many empties the endgame ordering also asks the evaluation (from 16 before: FFO
@@ -91,8 +91,8 @@ impl Searcher<'_> {
 pub(crate) fn fastest_first(this: &Searcher<'_>, sq: u32, child: Board) -> i32 {
     let opp = this.moves(child);
     let mut s = -16 * opp.count_ones() as i32 - 4 * (opp & CORNERS).count_ones() as i32;
-    s -=
-        (crate::eval::neighbours(child.opponent) & child.empties() & this.mask).count_ones() as i32;
+    s -= (crate::mobility::neighbours(child.opponent) & child.empties() & this.mask).count_ones()
+        as i32;
     if (1u64 << sq) & CORNERS != 0 {
         s += 8;
     }
@@ -113,7 +113,7 @@ mod versions {
         fastest_first, sorted, MoveList, Searcher, CORNERS, DEEP_ORDER_MIN, EVAL_ORDER_MIN,
     };
     use super::{EVAL_ORDER_WEIGHT, PREFETCH_MIN, SEARCH_ORDER_MIN};
-    use crate::eval::neighbours;
+    use crate::mobility::neighbours;
     use crate::search::INF;
     use crate::Board;
 

@@ -6,50 +6,18 @@
 //! splits; a thread whose own moves are done while a helper still works on the split's last
 //! move helps with the splits below it ("helpful master") instead of waiting idle.
 
-use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use super::{Searcher, Stopper};
+use super::state::{Child, Pool, Searcher, Shared, Split, Stopper};
 use crate::eval::Evaluator;
 use crate::tt::TranspositionTable;
 use crate::Board;
 
-/// The splits waiting for helpers, and how many threads are idle.
-#[derive(Default)]
-pub struct Pool {
-    queue: Mutex<VecDeque<Arc<Split>>>,
-    /// Splits in the queue (read without the lock by spinning threads).
-    queued: AtomicUsize,
-    /// Threads waiting for work: helpers between splits and masters waiting for theirs.
-    idle: AtomicUsize,
-    quit: AtomicBool,
-}
-
-/// A node whose remaining moves are shared between threads.
-struct Split {
-    board: Board,
-    list: Vec<(u8, u64)>,
-    child: Child,
-    beta: i32,
-    selectivity: u8,
-    next: AtomicUsize,
-    shared: Mutex<Shared>,
-    /// Set by a cutoff (or a stop): every thread leaves the split.
-    abort: Arc<AtomicBool>,
-    /// The abort flags of this split and of the splits it lies within.
-    aborts: Vec<Arc<AtomicBool>>,
-    /// Taken by a helper, or withdrawn by its master.
-    claimed: AtomicBool,
-    /// Helpers working on it, and the nodes they searched.
-    working: AtomicUsize,
-    helper_nodes: AtomicU64,
-}
-
 impl Pool {
     /// An empty pool: no split queued, no helper idle.
     #[must_use]
-    pub fn new() -> Pool {
+    pub(crate) fn new() -> Pool {
         Pool::default()
     }
 
@@ -91,12 +59,12 @@ impl Pool {
     }
 
     /// Ends the helpers' loops (at the end of a search).
-    pub fn quit(&self) {
+    pub(crate) fn quit(&self) {
         self.quit.store(true, Ordering::Release);
     }
 
     /// A helper thread's life: take splits and search them until [`Pool::quit`].
-    pub fn helper(
+    pub(crate) fn helper(
         &self,
         tt: &TranspositionTable,
         eval: &dyn Evaluator,
@@ -147,25 +115,6 @@ fn run_split(
     work(&mut s, split);
     split.helper_nodes.fetch_add(s.nodes, Ordering::AcqRel);
     split.working.fetch_sub(1, Ordering::AcqRel);
-}
-
-/// How the children of a node are searched.
-#[derive(Clone, Copy)]
-pub(crate) enum Child {
-    /// A midgame search this deep.
-    Midgame(u32),
-    /// An exact solve of a position with this many empties.
-    Endgame(u32),
-}
-
-/// What the threads of a split share: the best score and move so far, and the lower bound.
-struct Shared {
-    best: i32,
-    best_move: u8,
-    alpha: i32,
-    /// Each move searched: its square, score, and whether the score is only an upper bound
-    /// (the null-window probe failed low).
-    results: Vec<(u8, i32, bool)>,
 }
 
 impl<'a> Searcher<'a> {

@@ -7,7 +7,7 @@
 //! `reversi train probcut` on positions of WTHOR games and fitted as a linear function of the
 //! depths and the number of empty squares (at least one disc).
 
-use super::Searcher;
+use super::state::Searcher;
 use crate::Board;
 
 /// The selectivities, weakest first, as the share of cuts expected to be right (%); the last
@@ -21,7 +21,7 @@ const T: [f32; 5] = [1.1, 1.5, 2.0, 2.6, 3.3];
 /// Midgame nodes this deep or deeper try a probcut.
 pub const MIDGAME_MIN_DEPTH: u32 = 3;
 /// Endgame nodes with this many empties or more try a probcut when solving selectively.
-pub const ENDGAME_MIN_EMPTIES: u32 = 8;
+pub(crate) const ENDGAME_MIN_EMPTIES: u32 = 8;
 
 /// The depth of the shallow search that predicts a `depth`-deep midgame search: about a
 /// quarter of it, of the same parity (the evaluation swings with the side to move).
@@ -52,14 +52,14 @@ const ENDGAME_SIGMA: [f32; 3] = [9.939, -0.0976, -0.4498];
 
 /// The deviation of a midgame prediction, in discs.
 #[must_use]
-pub fn midgame_sigma(empties: u32, depth: u32, shallow: u32) -> f32 {
+pub(crate) fn midgame_sigma(empties: u32, depth: u32, shallow: u32) -> f32 {
     let [c0, c1, c2, c3] = MIDGAME_SIGMA;
     (c0 + c1 * empties as f32 + c2 * depth as f32 + c3 * shallow as f32).max(1.0)
 }
 
 /// The deviation of an endgame prediction, in discs.
 #[must_use]
-pub fn endgame_sigma(empties: u32, shallow: u32) -> f32 {
+pub(crate) fn endgame_sigma(empties: u32, shallow: u32) -> f32 {
     let [c0, c1, c2] = ENDGAME_SIGMA;
     (c0 + c1 * empties as f32 + c2 * shallow as f32).max(1.0)
 }

@@ -209,7 +209,7 @@ fn selective_bounds_do_not_cut_an_exact_search() {
                     upper: wrong as i8,
                     depth: tt::solved_depth((b.empties()).count_ones()),
                     selectivity: 0,
-                    best: NO_MOVE,
+                    best: None,
                 },
             );
             tt

@@ -7,13 +7,22 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{anyhow, Context};
+use clap::ValueEnum;
 use indicatif::{ProgressBar, ProgressStyle};
 use reversi_core::{BoardSize, Position, Rules};
 use reversi_formats::{ggf, transcript, wthor};
+use reversi_game::convert;
 use reversi_store::{ImportGame, Store};
 
-use super::ImportFormat;
-use reversi_game::convert;
+/// The format of a file to import (`--format`): found from its name and first bytes by
+/// default.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ImportFormat {
+    Auto,
+    Wthor,
+    Ggf,
+    Transcript,
+}
 
 /// Player and tournament names of a WTHOR folder, read once.
 #[derive(Default)]

@@ -23,15 +23,20 @@ use reversi_engine::search::final_score;
 use reversi_engine::{Board, Sq};
 use reversi_formats::wthor::{parse_wtb, Game};
 
+use super::games::GamesFile;
 use super::parallel;
 use super::records::decode_file;
 pub use super::records::{average_theoretical, encode, files, Kind, Record};
 use super::shard::{self, Shard, ShardFile};
 
-/// Reads a data file, or the records of a shard file (`--shard`, see shard.rs).
+/// Reads a data file, the records of a shard file (`--shard`, see shard.rs) or the labelled
+/// positions of a self-play games file (games.rs).
 pub fn read(path: &Path) -> anyhow::Result<Vec<Record>> {
     let bytes = fs::read(path).with_context(|| format!("reading {}", path.display()))?;
     let name = path.display().to_string();
+    if GamesFile::is_games(&bytes) {
+        return Ok(GamesFile::from_bytes(&bytes, &name)?.positions());
+    }
     if ShardFile::is_shard(&bytes) {
         let file = ShardFile::from_bytes(&bytes, &name)?;
         return Ok(file.records().copied().collect());

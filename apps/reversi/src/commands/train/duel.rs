@@ -1,9 +1,9 @@
 //! `reversi train match`: the pattern evaluation against the hand-made one (or other
-//! weights) at equal depth, and the game loop self-play uses too.
+//! weights) at equal depth, over [`reversi_arena::duel`]'s game loop (which self-play uses
+//! too).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -13,7 +13,9 @@ use reversi_core::{parse_transcript, BoardSize, Color, Position, Rules};
 use reversi_engine::engine::{Engine, Limits};
 use reversi_engine::eval::{Evaluator, HandEval};
 use reversi_engine::pattern::shipped;
-use reversi_engine::{Board, Sq};
+use reversi_engine::Board;
+
+pub(super) use reversi_arena::duel::play;
 
 use super::load_eval;
 use super::parallel;
@@ -79,43 +81,6 @@ pub(super) fn engine_with(eval: Arc<dyn Evaluator>) -> Engine {
     let mut e = Engine::new(16, 1);
     e.set_evaluator(eval);
     e
-}
-
-/// Plays a game from `board`; `engines[0]` plays Black. Returns Black's final disc
-/// difference and the positions met with each search's score (side to move's view).
-pub(super) fn play(
-    mut board: Board,
-    mut black: bool,
-    engines: [&Engine; 2],
-    limits: &Limits,
-) -> (i32, Vec<(Board, i32)>) {
-    let stop = AtomicBool::new(false);
-    let mut seen = Vec::new();
-    for e in engines {
-        e.clear();
-    }
-    loop {
-        if board.moves() == 0 {
-            board = board.pass();
-            black = !black;
-            if board.moves() == 0 {
-                break;
-            }
-        }
-        let engine = engines[usize::from(!black)];
-        let thinking = engine.search(board, u64::MAX, limits, &stop, &mut |_| {});
-        let Some(best) = thinking.best else {
-            break;
-        };
-        let Some(sq) = Sq::from_move(best.mv) else {
-            break;
-        };
-        seen.push((board, best.score));
-        board = board.play(sq.index());
-        black = !black;
-    }
-    let diff = board.player.count_ones() as i32 - board.opponent.count_ones() as i32;
-    (if black { diff } else { -diff }, seen)
 }
 
 pub fn run(a: &DuelArgs) -> anyhow::Result<ExitCode> {

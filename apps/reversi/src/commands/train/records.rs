@@ -121,12 +121,13 @@ pub fn decode_file(bytes: &[u8], name: &str) -> anyhow::Result<Vec<Record>> {
     decode_records(body).map_err(|i| anyhow::anyhow!("{name}: record {i} is damaged"))
 }
 
-/// The data files of a folder: (year or name, path), sorted by name.
+/// The data files of a folder (`.bin` data and shard files, `.games` self-play games):
+/// (year or name, path), sorted by name.
 pub fn files(dir: &Path) -> anyhow::Result<Vec<(String, PathBuf)>> {
     let mut out = Vec::new();
     for e in fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))? {
         let path = e?.path();
-        if path.extension().is_some_and(|x| x == "bin") {
+        if path.extension().is_some_and(|x| x == "bin" || x == "games") {
             let stem = path
                 .file_stem()
                 .map(|s| s.to_string_lossy().into_owned())

@@ -21,47 +21,17 @@
 //! It refuses shards of different jobs, missing or doubled shards, and damaged files.
 
 use std::collections::BTreeMap;
-use std::fmt;
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
 use reversi_engine::pattern::crc32;
 
+use super::games::GamesFile;
+pub use super::part::{parse_shard, Shard};
 use super::records::{self, Record};
 
 const MAGIC: &[u8; 8] = b"RVSHARD1";
-
-/// One part of a job split across processes or machines: the units whose number is `index`
-/// modulo `count`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Shard {
-    pub index: usize,
-    pub count: usize,
-}
-
-impl Shard {
-    /// Whether unit `number` (counting from 0) belongs to this shard.
-    pub fn holds(self, number: usize) -> bool {
-        number % self.count == self.index
-    }
-
-    /// The shard's file name for a target `STEM.bin`: `STEM-K-of-N.bin`.
-    pub fn file_name(self, stem: &str) -> String {
-        format!("{stem}-{}-of-{}.bin", self.index, self.count)
-    }
-}
-
-impl fmt::Display for Shard {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}/{}", self.index, self.count)
-    }
-}
-
-/// `--shard K/N`: shard K (0 to N−1) of N.
-pub fn parse_shard(text: &str) -> Result<Shard, String> {
-    crate::options::shard(text).map(|(index, count)| Shard { index, count })
-}
 
 /// A shard file's content.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -277,9 +247,20 @@ pub fn merge(out: &Path, inputs: &[PathBuf]) -> anyhow::Result<Vec<(PathBuf, usi
         }
     }
     let mut targets: BTreeMap<String, Vec<(String, ShardFile)>> = BTreeMap::new();
+    let mut games: BTreeMap<String, Vec<(String, GamesFile)>> = BTreeMap::new();
     for path in &paths {
         let bytes = fs::read(path).with_context(|| format!("reading {}", path.display()))?;
         let name = path.display().to_string();
+        if GamesFile::is_games(&bytes) {
+            let file = GamesFile::from_bytes(&bytes, &name)?;
+            if file.shard.count > 1 || inputs.contains(path) {
+                games
+                    .entry(file.target.clone())
+                    .or_default()
+                    .push((name, file));
+            }
+            continue;
+        }
         if !ShardFile::is_shard(&bytes) && !inputs.contains(path) {
             // A folder may hold merged files beside the shards.
             continue;
@@ -293,11 +274,17 @@ pub fn merge(out: &Path, inputs: &[PathBuf]) -> anyhow::Result<Vec<(PathBuf, usi
             .or_default()
             .push((name, file));
     }
-    if targets.is_empty() {
+    if targets.is_empty() && games.is_empty() {
         bail!("no shard files among the inputs");
     }
     fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
     let mut written = Vec::new();
+    for (target, files) in games {
+        let whole = super::games::join(&files)?;
+        let path = out.join(&target);
+        super::games::write(&path, &whole)?;
+        written.push((path, whole.positions().len()));
+    }
     for (target, files) in targets {
         let records = join(&files)?;
         let path = out.join(&target);

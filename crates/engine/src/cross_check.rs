@@ -1,12 +1,10 @@
 //! The fast bitboard code against the generic rules of `reversi-core`, and the scalar kernels
 //! against the SIMD ones, over thousands of random games on 8x8, 6x6 and 4x4.
 
-#![allow(clippy::unwrap_used)]
-
 use reversi_core::{BoardSize, Game, Move, Position, Rules, Score};
-use reversi_engine::playable;
-use reversi_engine::{flip, kernel, mobility, Board, Sq};
 use reversi_testkit::Rng;
+
+use crate::{flip, kernel, mobility, playable, Board, Sq};
 
 fn bits(mut m: u64) -> Vec<u32> {
     let mut out = Vec::new();
@@ -175,7 +173,6 @@ fn last_flip_counts_match_the_flips() {
         } & !(1u64 << sq);
         let o = !p & !(1u64 << sq);
         let expected = flip::flips_scalar(p, o, sq).count_ones();
-        assert_eq!(flip::count_last_flips(p, sq), expected);
         for k in &sets {
             assert_eq!((k.count_last_flips)(p, sq), expected, "{k:?}");
         }

@@ -3,25 +3,30 @@
 
 use std::fmt;
 
-/// One game's result for the first engine.
+/// One game's result for the first engine (named apart from [`reversi_core::Outcome`], who
+/// won a finished game).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Outcome {
+pub struct GameResult {
     /// Its discs minus the opponent's (empty squares to the winner; ±64 for a forfeit).
     pub margin: i32,
+    /// Whether it played Black.
     pub as_black: bool,
 }
 
 /// The tally so far.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Tally {
-    outcomes: Vec<Outcome>,
+    results: Vec<GameResult>,
 }
 
 /// Wins, draws and losses.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Record {
+    /// Games won.
     pub wins: usize,
+    /// Games drawn.
     pub draws: usize,
+    /// Games lost.
     pub losses: usize,
 }
 
@@ -58,18 +63,20 @@ pub fn elo(p: f64) -> Elo {
 }
 
 impl Tally {
-    pub fn add(&mut self, outcome: Outcome) {
-        self.outcomes.push(outcome);
+    /// Counts one more game.
+    pub fn add(&mut self, result: GameResult) {
+        self.results.push(result);
     }
 
+    /// The games counted.
     #[must_use]
     pub fn games(&self) -> usize {
-        self.outcomes.len()
+        self.results.len()
     }
 
-    fn record_of(outcomes: impl Iterator<Item = Outcome>) -> Record {
+    fn record_of(results: impl Iterator<Item = GameResult>) -> Record {
         let mut r = Record::default();
-        for o in outcomes {
+        for o in results {
             match o.margin.signum() {
                 1 => r.wins += 1,
                 0 => r.draws += 1,
@@ -79,34 +86,30 @@ impl Tally {
         r
     }
 
+    /// Wins, draws and losses of all the games.
     #[must_use]
     pub fn record(&self) -> Record {
-        Self::record_of(self.outcomes.iter().copied())
+        Self::record_of(self.results.iter().copied())
     }
 
     /// The record of the games played with Black (`true`) or White.
     #[must_use]
     pub fn record_as(&self, black: bool) -> Record {
-        Self::record_of(
-            self.outcomes
-                .iter()
-                .copied()
-                .filter(|o| o.as_black == black),
-        )
+        Self::record_of(self.results.iter().copied().filter(|o| o.as_black == black))
     }
 
     /// The average disc difference.
     #[must_use]
     pub fn average_margin(&self) -> f64 {
-        if self.outcomes.is_empty() {
+        if self.results.is_empty() {
             return 0.0;
         }
-        let sum: i32 = self.outcomes.iter().map(|o| o.margin).sum();
-        f64::from(sum) / self.outcomes.len() as f64
+        let sum: i32 = self.results.iter().map(|o| o.margin).sum();
+        f64::from(sum) / self.results.len() as f64
     }
 
     fn points(&self) -> impl Iterator<Item = f64> + '_ {
-        self.outcomes.iter().map(|o| match o.margin.signum() {
+        self.results.iter().map(|o| match o.margin.signum() {
             1 => 1.0,
             0 => 0.5,
             _ => 0.0,
@@ -116,10 +119,10 @@ impl Tally {
     /// The score fraction: (wins + draws / 2) / games.
     #[must_use]
     pub fn score(&self) -> f64 {
-        if self.outcomes.is_empty() {
+        if self.results.is_empty() {
             return 0.5;
         }
-        self.points().sum::<f64>() / self.outcomes.len() as f64
+        self.points().sum::<f64>() / self.results.len() as f64
     }
 
     /// The Elo difference and its 95% interval, from the standard error of the per-game
@@ -127,7 +130,7 @@ impl Tally {
     #[must_use]
     pub fn elo(&self) -> (Elo, Elo, Elo) {
         let p = self.score();
-        let n = self.outcomes.len();
+        let n = self.results.len();
         if n < 2 {
             return (elo(p), Elo(f64::NEG_INFINITY), Elo(f64::INFINITY));
         }
@@ -144,7 +147,7 @@ mod tests {
     fn tally(margins: &[i32]) -> Tally {
         let mut t = Tally::default();
         for (i, &margin) in margins.iter().enumerate() {
-            t.add(Outcome {
+            t.add(GameResult {
                 margin,
                 as_black: i % 2 == 0,
             });

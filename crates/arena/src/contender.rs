@@ -2,7 +2,6 @@
 //! or random, greedy, a classic algorithm) or an external program spoken to in NBoard or GTP.
 
 use std::fmt;
-use std::str::FromStr;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -14,128 +13,27 @@ use reversi_engine::engine::Engine;
 use reversi_engine::levels::Level;
 use reversi_engine::time::TimeControl as TimeBudget;
 use reversi_protocol::{gtp, nboard};
+use reversi_store::{Player, PlayerKind};
 
-/// The protocol an external engine speaks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Protocol {
-    Nboard,
-    Gtp,
-}
-
-/// An engine named on the command line: an internal player (`level:12`, `12`, `hard`,
-/// `minimax:4`, `greedy`, `random`), a command line after `gtp:` (a GTP program) or
-/// `nboard:`, or else the command line of an NBoard program.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum EngineSpec {
-    Internal(Ai),
-    External(Protocol, Vec<String>),
-}
-
-/// An engine description that names nothing to run.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ParseEngineError(pub String);
-
-impl fmt::Display for ParseEngineError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{:?} is neither a computer player (level:N, ALGORITHM:DEPTH, greedy, random) nor \
-             a command line with balanced quotes, after gtp: or nboard: or alone",
-            self.0
-        )
-    }
-}
-
-impl std::error::Error for ParseEngineError {}
-
-impl FromStr for EngineSpec {
-    type Err = ParseEngineError;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let (protocol, line) = if let Some(line) = s.trim_start().strip_prefix("gtp:") {
-            (Protocol::Gtp, line)
-        } else if let Some(line) = s.trim_start().strip_prefix("nboard:") {
-            (Protocol::Nboard, line)
-        } else if let Ok(ai) = s.parse::<Ai>() {
-            return Ok(EngineSpec::Internal(ai));
-        } else {
-            (Protocol::Nboard, s)
-        };
-        match split_command(line) {
-            Some(argv) if !argv.is_empty() => Ok(EngineSpec::External(protocol, argv)),
-            _ => Err(ParseEngineError(s.to_string())),
-        }
-    }
-}
-
-/// Splits a command line into words as a POSIX shell would for plain words, `'single'` and
-/// `"double"` quotes and backslash escapes; `None` when a quote is not closed.
-pub fn split_command(line: &str) -> Option<Vec<String>> {
-    let mut words = Vec::new();
-    let mut word = String::new();
-    let mut in_word = false;
-    let mut chars = line.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            c if c.is_whitespace() => {
-                if in_word {
-                    words.push(std::mem::take(&mut word));
-                    in_word = false;
-                }
-            }
-            '\'' => {
-                in_word = true;
-                loop {
-                    match chars.next()? {
-                        '\'' => break,
-                        c => word.push(c),
-                    }
-                }
-            }
-            '"' => {
-                in_word = true;
-                loop {
-                    match chars.next()? {
-                        '"' => break,
-                        '\\' => match chars.next()? {
-                            c @ ('"' | '\\' | '$' | '`') => word.push(c),
-                            c => {
-                                word.push('\\');
-                                word.push(c);
-                            }
-                        },
-                        c => word.push(c),
-                    }
-                }
-            }
-            '\\' => {
-                in_word = true;
-                word.push(chars.next()?);
-            }
-            c => {
-                in_word = true;
-                word.push(c);
-            }
-        }
-    }
-    if in_word {
-        words.push(word);
-    }
-    Some(words)
-}
+use crate::spec::{EngineSpec, Protocol};
 
 /// A move an engine chose, with its evaluation (discs, for the mover) and the time it took.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Choice {
+    /// The move.
     pub mv: Move,
+    /// Its evaluation in discs for the mover, when the engine gave one.
     pub eval: Option<f64>,
+    /// The time from the question to the answer.
     pub time: Duration,
 }
 
 /// Why an external engine failed, in the words of its protocol.
 #[derive(Debug)]
 pub enum EngineError {
+    /// An NBoard engine failed.
     Nboard(nboard::ClientError),
+    /// A GTP engine failed.
     Gtp(gtp::ClientError),
 }
 
@@ -176,7 +74,9 @@ impl From<gtp::ClientError> for EngineError {
 
 /// A timed match's clock at a move: the setting and the time each move so far took.
 pub struct MoveClock<'a> {
+    /// The clock each side started with, and its increment.
     pub control: TimeControl,
+    /// Each move's time so far (`None` for the opening's moves, which took none).
     pub spent: &'a [Option<Duration>],
 }
 
@@ -254,6 +154,7 @@ pub struct Contender {
 pub struct Setup {
     /// Search threads of a level.
     pub threads: usize,
+    /// The transposition table of a level, in MB.
     pub hash_mb: usize,
     /// A cap on each move of a level, and each move's time of a GTP engine.
     pub time_per_move: Option<Duration>,
@@ -296,7 +197,7 @@ impl Contender {
             EngineSpec::Internal(ai) => Kind::Computer(with_book(Computer::new(*ai, 0x5eed))),
             EngineSpec::External(protocol, argv) => Kind::External {
                 protocol: *protocol,
-                argv: resolve_self(argv),
+                argv: argv.clone(),
                 depth: setup.depth,
                 // A clock as GTP's absolute time (no byo-yomi; the increment, which GTP cannot
                 // say, shows in each `time_left`), else the time per move as byo-yomi.
@@ -450,12 +351,16 @@ impl Contender {
     /// The player as the history records it: the engine's own name when it gave one, and
     /// the level of an internal level.
     #[must_use]
-    pub fn history_player(&self) -> reversi_store::Player {
+    pub fn history_player(&self) -> Player {
         let name = match self.engine_name() {
             Some(n) => format!("{n} ({})", self.label),
             None => self.label.clone(),
         };
-        super::record::player(&name, self.level())
+        Player {
+            name,
+            kind: PlayerKind::Computer,
+            level: self.level(),
+        }
     }
 
     /// Seeds an internal player's random choices (its allowance and its book) for the next
@@ -505,87 +410,5 @@ fn computer_choice(c: &mut Computer, game: &Game, started: Instant) -> Choice {
         mv,
         eval,
         time: started.elapsed(),
-    }
-}
-
-/// `reversi` as the program of an external engine is this very program, so that
-/// `--b "reversi nboard"` works without the program being on the PATH.
-fn resolve_self(argv: &[String]) -> Vec<String> {
-    let mut argv = argv.to_vec();
-    if argv.first().is_some_and(|p| p == "reversi") {
-        if let Ok(exe) = std::env::current_exe() {
-            argv[0] = exe.to_string_lossy().into_owned();
-        }
-    }
-    argv
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn words(s: &str) -> Option<Vec<String>> {
-        split_command(s)
-    }
-
-    #[test]
-    fn command_lines_split_like_a_shell() {
-        assert_eq!(
-            words("reversi nboard"),
-            Some(vec!["reversi".into(), "nboard".into()])
-        );
-        assert_eq!(
-            words(r#"sh -c 'echo "hi there"; exit 3'"#),
-            Some(vec![
-                "sh".into(),
-                "-c".into(),
-                r#"echo "hi there"; exit 3"#.into()
-            ])
-        );
-        assert_eq!(
-            words(r#"a\ b "c\"d" ''"#),
-            Some(vec!["a b".into(), "c\"d".into(), String::new()])
-        );
-        assert_eq!(words("  "), Some(vec![]));
-        assert_eq!(words("'open"), None);
-        assert_eq!(words("\"open"), None);
-    }
-
-    #[test]
-    fn engines_parse() {
-        assert!(matches!(
-            "level:12".parse::<EngineSpec>(),
-            Ok(EngineSpec::Internal(Ai::Level(_)))
-        ));
-        assert!(matches!(
-            "minimax:4".parse::<EngineSpec>(),
-            Ok(EngineSpec::Internal(Ai::Classic { .. }))
-        ));
-        let edax = vec!["edax".to_string(), "-q".to_string()];
-        assert_eq!(
-            "edax -q".parse::<EngineSpec>(),
-            Ok(EngineSpec::External(Protocol::Nboard, edax.clone()))
-        );
-        assert_eq!(
-            "nboard:edax -q".parse::<EngineSpec>(),
-            Ok(EngineSpec::External(Protocol::Nboard, edax.clone()))
-        );
-        assert_eq!(
-            " gtp: edax -q".parse::<EngineSpec>(),
-            Ok(EngineSpec::External(Protocol::Gtp, edax))
-        );
-        // A program whose name starts like a prefix, spelled with its folder.
-        assert_eq!(
-            "./gtp:x".parse::<EngineSpec>(),
-            Ok(EngineSpec::External(
-                Protocol::Nboard,
-                vec!["./gtp:x".into()]
-            ))
-        );
-        assert!("".parse::<EngineSpec>().is_err());
-        assert!("gtp:".parse::<EngineSpec>().is_err());
-        assert!("gtp:'x".parse::<EngineSpec>().is_err());
-        let e = "sh 'x".parse::<EngineSpec>().unwrap_err();
-        assert!(e.to_string().contains("\"sh 'x\""));
     }
 }

@@ -1,53 +1,69 @@
-//! Where a match's games go: the history database, or a GGF file given with `--out`.
+//! Where a match's games go: the history database, or a GGF file one game a line.
 
+use std::fmt;
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use anyhow::Context;
-use reversi_core::{BoardSize, Color, Game, Rules, Score, TimeControl};
+use reversi_core::{BoardSize, Rules};
 use reversi_formats::ggf::{write_ggf, GgfGame, GgfMove};
-use reversi_store::{MoveRecord, NewGame, Player, PlayerKind, Store};
+use reversi_store::{NewGame, Store, StoreError};
 
-/// A finished match game.
-pub struct Played {
-    pub game: Game,
-    /// One record per move of `game` (the opening's moves bare).
-    pub moves: Vec<MoveRecord>,
-    pub black: Player,
-    pub white: Player,
-    /// The final score, or the forfeit's 64-0.
-    pub score: Score,
-    pub forfeit: Option<Forfeit>,
-    /// The match's clock, if timed.
-    pub clock: Option<TimeControl>,
+use crate::play::Played;
+
+/// Why the games could not be saved, naming the database or file.
+#[derive(Debug)]
+pub enum SinkError {
+    /// The game database could not be opened (or is not this program's).
+    Open(PathBuf, StoreError),
+    /// The game database refused a game.
+    Store(StoreError),
+    /// The GGF file could not be created.
+    Create(PathBuf, std::io::Error),
+    /// The GGF file could not be written.
+    Write(PathBuf, std::io::Error),
 }
 
-/// A game lost off the board.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Forfeit {
-    pub color: Color,
-    pub reason: String,
-    /// The engine stopped answering (rather than crashing or answering nonsense).
-    pub timeout: bool,
-    /// The engine's clock ran out.
-    pub out_of_time: bool,
+impl fmt::Display for SinkError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SinkError::Open(path, _) => {
+                write!(f, "cannot open the game database {}", path.display())
+            }
+            SinkError::Store(e) => e.fmt(f),
+            SinkError::Create(path, _) => write!(f, "cannot create {}", path.display()),
+            SinkError::Write(path, _) => write!(f, "cannot write {}", path.display()),
+        }
+    }
 }
 
-/// A match player as the history names it.
-#[must_use]
-pub fn player(name: &str, level: Option<String>) -> Player {
-    Player {
-        name: name.to_string(),
-        kind: PlayerKind::Computer,
-        level,
+impl std::error::Error for SinkError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            SinkError::Open(_, e) => Some(e),
+            SinkError::Store(e) => e.source(),
+            SinkError::Create(_, e) | SinkError::Write(_, e) => Some(e),
+        }
+    }
+}
+
+impl From<StoreError> for SinkError {
+    fn from(e: StoreError) -> SinkError {
+        SinkError::Store(e)
     }
 }
 
 /// The destination of the games.
 pub enum Sink {
+    /// The game history.
     Store(Store),
-    Ggf { path: PathBuf, out: BufWriter<File> },
+    /// A GGF file.
+    Ggf {
+        /// The file, for messages.
+        path: PathBuf,
+        /// Its writer.
+        out: BufWriter<File>,
+    },
 }
 
 impl Sink {
@@ -55,9 +71,8 @@ impl Sink {
     ///
     /// # Errors
     /// When it cannot be opened (or is not this program's database).
-    pub fn store(path: &Path) -> anyhow::Result<Sink> {
-        let store = Store::open(path)
-            .with_context(|| format!("cannot open the game database {}", path.display()))?;
+    pub fn store(path: &Path) -> Result<Sink, SinkError> {
+        let store = Store::open(path).map_err(|e| SinkError::Open(path.to_path_buf(), e))?;
         Ok(Sink::Store(store))
     }
 
@@ -65,9 +80,8 @@ impl Sink {
     ///
     /// # Errors
     /// When it cannot be created.
-    pub fn ggf(path: &Path) -> anyhow::Result<Sink> {
-        let file =
-            File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
+    pub fn ggf(path: &Path) -> Result<Sink, SinkError> {
+        let file = File::create(path).map_err(|e| SinkError::Create(path.to_path_buf(), e))?;
         Ok(Sink::Ggf {
             path: path.to_path_buf(),
             out: BufWriter::new(file),
@@ -87,7 +101,7 @@ impl Sink {
     ///
     /// # Errors
     /// When the database or the file cannot be written.
-    pub fn save(&mut self, played: &Played) -> anyhow::Result<Option<i64>> {
+    pub fn save(&mut self, played: &Played) -> Result<Option<i64>, SinkError> {
         match self {
             Sink::Store(store) => {
                 let new = NewGame {
@@ -113,7 +127,7 @@ impl Sink {
                 let line = write_ggf(&to_ggf(played));
                 writeln!(out, "{line}")
                     .and_then(|()| out.flush())
-                    .with_context(|| format!("cannot write {}", path.display()))?;
+                    .map_err(|e| SinkError::Write(path.clone(), e))?;
                 Ok(None)
             }
         }

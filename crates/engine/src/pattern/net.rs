@@ -1,0 +1,413 @@
+//! Generation 3: the pattern tables generated from a few thousand parameters. Each pattern
+//! has a small network (its squares one-hot, two inputs a square, and the game phase in, as
+//! a number and as its stage one-hot; two hidden layers of [`HIDDEN`] leaky-ReLU units; one
+//! value out) and each scalar feature (mobility, potential mobility, parity) a weight a
+//! stage. When the weights load,
+//! the networks fill the ordinary tables of every stage ([`NetWeights::tables`]), so the
+//! search reads plain tables as before. Every position teaches every configuration that
+//! shares squares with the ones it holds, and neighbouring stages share what they learn.
+//!
+//! The weights file:
+//!
+//! ```text
+//! offset  size  field
+//!  0      8     magic "RVPATNET"
+//!  8      2     format version (1)
+//! 10      2     stages of the generated tables (1 to 60)
+//! 12      4     P: parameters
+//! 16      4     signature of the pattern set, stage count and network shape
+//! 20      2     hidden units a layer
+//! 22      2     generation (3 = the first generated evaluation)
+//! 24      4P    the parameters, f32 little-endian (see [`Layout`])
+//! 24+4P   4     CRC-32 (IEEE) of bytes 0..24+4P
+//! ```
+
+use super::weights::WeightsError;
+use super::{crc32, pattern_set, stage_empties, Weights, GROUPS, SCALAR_COUNT};
+
+const MAGIC: &[u8; 8] = b"RVPATNET";
+const VERSION: u16 = 1;
+const HEADER: usize = 24;
+
+/// Hidden units in each of a pattern network's two layers.
+pub const HIDDEN: usize = 16;
+
+/// Stages of the generated tables (one per two empties).
+pub const NET_STAGES: usize = 30;
+
+/// The slope of the hidden units below zero.
+pub const LEAK: f32 = 1.0 / 16.0;
+
+/// Whether `bytes` start like a generated-evaluation weights file.
+#[must_use]
+pub fn is_net(bytes: &[u8]) -> bool {
+    bytes.starts_with(MAGIC)
+}
+
+/// Where each pattern's network and the scalars' quadratics sit in the parameters.
+///
+/// A network of `n` squares: `W1` (`2n + 1 + NET_STAGES` rows of [`HIDDEN`]: player and
+/// opponent on square `j` are rows `2j` and `2j + 1`, the phase row `2n`, stage `s` row
+/// `2n + 1 + s`), `b1`, `W2` ([`HIDDEN`] rows of [`HIDDEN`], row `i` the weights from unit `i`
+/// of the first layer), `b2`, `w3`, `b3`. Then the scalar features' weights, stage after
+/// stage.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Layout {
+    /// Start of each pattern's network.
+    pub nets: Vec<usize>,
+    /// Squares of each pattern.
+    pub squares: Vec<usize>,
+    /// Start of the scalars' coefficients.
+    pub scalars: usize,
+    /// Parameters in all.
+    pub len: usize,
+}
+
+/// Parameters of a network of `n` squares.
+#[must_use]
+pub const fn net_len(n: usize) -> usize {
+    (2 * n + 1 + NET_STAGES) * HIDDEN + HIDDEN + HIDDEN * HIDDEN + HIDDEN + HIDDEN + 1
+}
+
+/// Offsets inside one network of `n` squares: (W1, b1, W2, b2, w3, b3).
+#[must_use]
+pub const fn net_parts(n: usize) -> [usize; 6] {
+    let w1 = 0;
+    let b1 = w1 + (2 * n + 1 + NET_STAGES) * HIDDEN;
+    let w2 = b1 + HIDDEN;
+    let b2 = w2 + HIDDEN * HIDDEN;
+    let w3 = b2 + HIDDEN;
+    let b3 = w3 + HIDDEN;
+    [w1, b1, w2, b2, w3, b3]
+}
+
+/// The layout of the pattern set's parameters, computed once.
+#[must_use]
+pub fn layout() -> &'static Layout {
+    static LAYOUT: std::sync::OnceLock<Layout> = std::sync::OnceLock::new();
+    LAYOUT.get_or_init(build_layout)
+}
+
+fn build_layout() -> Layout {
+    let mut nets = Vec::new();
+    let mut squares = Vec::new();
+    let mut at = 0;
+    for g in GROUPS {
+        nets.push(at);
+        squares.push(g.squares.len());
+        at += net_len(g.squares.len());
+    }
+    Layout {
+        nets,
+        squares,
+        scalars: at,
+        len: at + NET_STAGES * SCALAR_COUNT,
+    }
+}
+
+/// The phase input of a position with `empties` empty squares: 0 at the end, 1 at the start.
+#[inline]
+#[must_use]
+pub fn phase(empties: f32) -> f32 {
+    empties / 60.0
+}
+
+/// The phase of stage `s` of `stages`: the middle of its empties.
+#[must_use]
+pub fn stage_phase(s: usize, stages: usize) -> f32 {
+    let (lo, hi) = stage_empties(s, stages);
+    let lo = lo.max(1);
+    phase((lo + hi) as f32 / 2.0)
+}
+
+/// The leaky ReLU.
+#[inline(always)]
+#[must_use]
+pub fn leaky(x: f32) -> f32 {
+    if x > 0.0 {
+        x
+    } else {
+        LEAK * x
+    }
+}
+
+/// One pattern network's value for a configuration whose occupied squares are the W1 rows
+/// `rows` (`2j` player, `2j + 1` opponent on square `j`), at stage `s` of phase `t`. `net` holds the
+/// network's parameters (`net_len(n)` of them). Also returns the two layers'
+/// pre-activations, for training.
+#[inline(always)]
+#[must_use]
+pub fn forward(
+    net: &[f32],
+    n: usize,
+    rows: &[u8],
+    t: f32,
+    s: usize,
+) -> (f32, [f32; HIDDEN], [f32; HIDDEN]) {
+    let [w1, b1, w2, b2, w3, b3] = net_parts(n);
+    let mut h1 = [0f32; HIDDEN];
+    h1.copy_from_slice(&net[b1..b1 + HIDDEN]);
+    let phase_row = &net[w1 + 2 * n * HIDDEN..w1 + (2 * n + 1) * HIDDEN];
+    let stage_row = &net[w1 + (2 * n + 1 + s) * HIDDEN..w1 + (2 * n + 2 + s) * HIDDEN];
+    for ((h, &w), &b) in h1.iter_mut().zip(phase_row).zip(stage_row) {
+        *h += t * w + b;
+    }
+    for &r in rows {
+        let row = &net[w1 + usize::from(r) * HIDDEN..w1 + (usize::from(r) + 1) * HIDDEN];
+        for (h, &w) in h1.iter_mut().zip(row) {
+            *h += w;
+        }
+    }
+    let mut h2 = [0f32; HIDDEN];
+    h2.copy_from_slice(&net[b2..b2 + HIDDEN]);
+    for (i, &x) in h1.iter().enumerate() {
+        let a = leaky(x);
+        let row = &net[w2 + i * HIDDEN..w2 + (i + 1) * HIDDEN];
+        for (h, &w) in h2.iter_mut().zip(row) {
+            *h += a * w;
+        }
+    }
+    let mut out = net[b3];
+    for (&x, &w) in h2.iter().zip(&net[w3..w3 + HIDDEN]) {
+        out += leaky(x) * w;
+    }
+    (out, h1, h2)
+}
+
+/// The W1 rows of a canonical configuration `config` of `n` squares (base 3, digit `j` the
+/// square `j`: 0 empty, 1 player, 2 opponent), into `out`; returns how many.
+#[inline]
+pub fn config_rows(mut config: u32, n: usize, out: &mut [u8; 16]) -> usize {
+    let mut k = 0;
+    for j in 0..n {
+        let d = config % 3;
+        config /= 3;
+        if d != 0 {
+            out[k] = (2 * j + d as usize - 1) as u8;
+            k += 1;
+        }
+    }
+    k
+}
+
+/// Where scalar feature `k`'s weight of stage `s` sits.
+#[inline(always)]
+#[must_use]
+pub fn scalar_at(l: &Layout, k: usize, s: usize) -> usize {
+    l.scalars + s * SCALAR_COUNT + k
+}
+
+/// The parameters of a generated evaluation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NetWeights {
+    /// Which generation of training made them.
+    pub generation: u16,
+    /// Stages of the generated tables.
+    pub stages: usize,
+    /// The parameters, laid out as [`layout`] says.
+    pub params: Vec<f32>,
+}
+
+impl NetWeights {
+    /// Starting parameters: small random network weights from `seed`, zero biases and
+    /// scalars (the evaluation starts near 0 everywhere).
+    #[must_use]
+    pub fn init(generation: u16, seed: u64) -> NetWeights {
+        let l = layout();
+        let mut params = vec![0f32; l.len];
+        let mut state = seed ^ 0x6a09_e667_f3bc_c908;
+        let mut uniform = |scale: f32| {
+            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^= z >> 31;
+            ((z >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * scale
+        };
+        for (&start, &n) in l.nets.iter().zip(&l.squares) {
+            let [w1, b1, w2, b2, w3, _] = net_parts(n);
+            let net = &mut params[start..start + net_len(n)];
+            for p in &mut net[w1..b1] {
+                *p = uniform(0.5);
+            }
+            for p in &mut net[w2..b2] {
+                *p = uniform(0.6);
+            }
+            for p in &mut net[w3..w3 + HIDDEN] {
+                *p = uniform(0.1);
+            }
+        }
+        NetWeights {
+            generation,
+            stages: NET_STAGES,
+            params,
+        }
+    }
+
+    /// The values of every shared feature of stage `s`, in discs.
+    #[inline(always)]
+    fn stage_values(&self, s: usize) -> Vec<f32> {
+        (0..pattern_set().features())
+            .map(|f| self.feature_value(f, s))
+            .collect()
+    }
+
+    /// The value of shared feature `f` of stage `s` (a pattern configuration's network
+    /// output or a scalar's quadratic), in discs.
+    #[inline(always)]
+    #[must_use]
+    pub fn feature_value(&self, f: usize, s: usize) -> f32 {
+        let set = pattern_set();
+        let l = layout();
+        let t = stage_phase(s, self.stages);
+        if f >= set.scalar_feature {
+            return self.params[scalar_at(l, f - set.scalar_feature, s)];
+        }
+        let (g, config) = set.canon[f];
+        let (g, n) = (usize::from(g), l.squares[usize::from(g)]);
+        let mut rows = [0u8; 16];
+        let k = config_rows(config, n, &mut rows);
+        forward(&self.params[l.nets[g]..], n, &rows[..k], t, s).0
+    }
+
+    /// The tables the search reads: every shared feature of every stage, generated.
+    #[must_use]
+    pub fn tables(&self) -> Weights {
+        let stages: Vec<usize> = (0..self.stages).collect();
+        let mut discs = vec![Vec::new(); self.stages];
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
+        std::thread::scope(|scope| {
+            let mut rest: &mut [Vec<f32>] = &mut discs;
+            let chunk = self.stages.div_ceil(threads);
+            let mut first = 0;
+            while !rest.is_empty() {
+                let take = chunk.min(rest.len());
+                let (mine, later) = rest.split_at_mut(take);
+                rest = later;
+                let from = first;
+                first += take;
+                let stages = &stages;
+                scope.spawn(move || {
+                    for (out, &s) in mine.iter_mut().zip(&stages[from..]) {
+                        *out = crate::kernel::dispatch!(versions, stage_values(self, s));
+                    }
+                });
+            }
+        });
+        Weights::from_discs(self.generation, &discs)
+    }
+
+    /// The signature a file of these weights carries: the pattern set, the stages and the
+    /// network shape.
+    #[must_use]
+    pub fn signature(stages: usize) -> u32 {
+        let s = pattern_set().signature(stages);
+        (s ^ (HIDDEN as u32) ^ 0x4e45_5400).wrapping_mul(0x0100_0193)
+    }
+
+    /// The file's bytes.
+    #[must_use]
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(HEADER + 4 * self.params.len() + 4);
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&VERSION.to_le_bytes());
+        out.extend_from_slice(&(self.stages as u16).to_le_bytes());
+        out.extend_from_slice(&(self.params.len() as u32).to_le_bytes());
+        out.extend_from_slice(&Self::signature(self.stages).to_le_bytes());
+        out.extend_from_slice(&(HIDDEN as u16).to_le_bytes());
+        out.extend_from_slice(&self.generation.to_le_bytes());
+        for p in &self.params {
+            out.extend_from_slice(&p.to_le_bytes());
+        }
+        let crc = crc32(&out);
+        out.extend_from_slice(&crc.to_le_bytes());
+        out
+    }
+
+    /// Reads a generated-evaluation weights file.
+    ///
+    /// # Errors
+    /// When the bytes are not a complete, undamaged file of this pattern set and network
+    /// shape.
+    pub fn from_bytes(b: &[u8]) -> Result<NetWeights, WeightsError> {
+        if b.len() < HEADER + 4 {
+            return Err(WeightsError::TooShort { len: b.len() });
+        }
+        if !is_net(b) {
+            return Err(WeightsError::BadMagic);
+        }
+        let u16_at = |at: usize| u16::from_le_bytes([b[at], b[at + 1]]);
+        let u32_at = |at: usize| u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]]);
+        let version = u16_at(8);
+        if version != VERSION {
+            return Err(WeightsError::Version(version));
+        }
+        let count = u32_at(12) as usize;
+        let expected = HEADER + 4 * count + 4;
+        if b.len() != expected {
+            return Err(WeightsError::Length {
+                expected,
+                actual: b.len(),
+            });
+        }
+        let stored = u32_at(b.len() - 4);
+        let computed = crc32(&b[..b.len() - 4]);
+        if stored != computed {
+            return Err(WeightsError::Checksum { stored, computed });
+        }
+        let stages = u16_at(10);
+        let signature = u32_at(16);
+        let shape_ok = usize::from(stages) == NET_STAGES
+            && usize::from(u16_at(20)) == HIDDEN
+            && count == layout().len
+            && signature == Self::signature(usize::from(stages));
+        if !shape_ok {
+            return Err(WeightsError::Shape {
+                stages,
+                features: count as u32,
+                signature,
+            });
+        }
+        let params = b[HEADER..HEADER + 4 * count]
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        Ok(NetWeights {
+            generation: u16_at(22),
+            stages: usize::from(stages),
+            params,
+        })
+    }
+
+    /// The CRC-32 the file stores (of everything before it; how reports name weights).
+    #[must_use]
+    pub fn checksum(&self) -> u32 {
+        let bytes = self.to_bytes();
+        crc32(&bytes[..bytes.len() - 4])
+    }
+}
+
+/// The table generation compiled once per kernel set ([`crate::kernel::multiversion`]).
+mod versions {
+    use super::NetWeights;
+
+    crate::kernel::multiversion! {
+        /// Every shared feature's value of stage `s`.
+        fn stage_values(w: &NetWeights, s: usize) -> Vec<f32> {
+            w.stage_values(s)
+        }
+    }
+}
+
+/// The tables of any weights file: a generated evaluation's ([`NetWeights`]) or plain
+/// tables ([`Weights`]).
+///
+/// # Errors
+/// As [`NetWeights::from_bytes`] and [`Weights::from_bytes`] say.
+pub fn load_tables(bytes: &[u8]) -> Result<Weights, WeightsError> {
+    if is_net(bytes) {
+        NetWeights::from_bytes(bytes).map(|w| w.tables())
+    } else {
+        Weights::from_bytes(bytes)
+    }
+}

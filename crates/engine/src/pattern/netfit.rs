@@ -1,0 +1,374 @@
+//! Training the generated evaluation (net.rs): least squares on (position, final disc
+//! difference) samples by mini-batch Adam on the networks' parameters. Each position's
+//! prediction is what the generated tables will hold for it: the sum of its pattern
+//! instances' network outputs and its scalars' quadratics, at its stage's phase; the error
+//! is propagated back through every network it used. Deterministic for a seed whatever the
+//! threads: a batch is cut into a fixed number of parts whose gradients are summed in order.
+
+use super::fit::Sample;
+use super::net::{self, forward, layout, leaky, net_parts, NetWeights, HIDDEN, LEAK};
+use super::{pattern_set, stage, PatternEval, ACTIVE, SCALE};
+use crate::Board;
+
+/// Parts of a batch whose gradients are computed apart (and summed in order).
+const PARTS: usize = 8;
+
+/// How to train.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NetFitOptions {
+    /// Passes over the training positions.
+    pub epochs: u32,
+    /// Seed of the shuffles.
+    pub seed: u64,
+    /// Adam's step size at the first epoch (it falls along a cosine to a twentieth).
+    pub learning_rate: f32,
+    /// Positions per Adam step.
+    pub batch: usize,
+    /// Threads computing a batch's gradient (the result does not depend on it).
+    pub threads: usize,
+}
+
+impl Default for NetFitOptions {
+    fn default() -> NetFitOptions {
+        NetFitOptions {
+            epochs: 10,
+            seed: 1,
+            learning_rate: 0.002,
+            batch: 1024,
+            threads: 1,
+        }
+    }
+}
+
+/// The state after an epoch.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NetEpochReport {
+    /// The epoch just finished, counting from 1.
+    pub epoch: u32,
+    /// Mean squared error over the epoch's batches (before each batch's step).
+    pub train_mse: f64,
+    /// Mean absolute error in discs of the generated tables on the validation positions.
+    pub valid_mae: f64,
+    /// The same for each number of empties 0 to 60: (positions, mean absolute error).
+    pub valid_by_empties: Vec<(usize, f64)>,
+}
+
+/// The W1 rows of every shared pattern feature, computed once per fit.
+pub(crate) struct Rows {
+    rows: Vec<[u8; 16]>,
+    len: Vec<u8>,
+}
+
+impl Rows {
+    fn build() -> Rows {
+        let set = pattern_set();
+        let l = layout();
+        let mut rows = Vec::with_capacity(set.canon.len());
+        let mut len = Vec::with_capacity(set.canon.len());
+        for &(g, config) in &set.canon {
+            let mut r = [0u8; 16];
+            let k = net::config_rows(config, l.squares[usize::from(g)], &mut r);
+            rows.push(r);
+            len.push(k as u8);
+        }
+        Rows { rows, len }
+    }
+}
+
+/// [`sample_gradient`] compiled once per kernel set ([`crate::kernel::multiversion`]): the
+/// networks' 16-wide rows are what the wider vectors speed up. The sums are in the same
+/// order in every version, so the result does not depend on the CPU.
+mod versions {
+    use super::{sample_gradient, Rows, Sample};
+
+    crate::kernel::multiversion! {
+        /// The gradient of one position (see [`sample_gradient`]).
+        fn gradient(params: &[f32], rows: &Rows, s: &Sample, at: (f32, usize), scale: f32, grad: &mut [f32]) -> f32 {
+            sample_gradient(params, rows, s, at, scale, grad)
+        }
+    }
+}
+
+/// Adds the squared error's gradient of one position, times `scale`, to `grad`; returns the
+/// error (prediction minus label).
+#[inline(always)]
+fn sample_gradient(
+    params: &[f32],
+    rows: &Rows,
+    s: &Sample,
+    (t, st): (f32, usize),
+    scale: f32,
+    grad: &mut [f32],
+) -> f32 {
+    let set = pattern_set();
+    let l = layout();
+    let active = set.active(s.board);
+    let instances = set.instances();
+    let mut cache = [([0f32; HIDDEN], [0f32; HIDDEN]); ACTIVE];
+    let mut pred = 0f32;
+    for (k, &f) in active.iter().enumerate().take(instances) {
+        let f = f as usize;
+        let g = usize::from(set.canon[f].0);
+        let n = l.squares[g];
+        let r = &rows.rows[f][..usize::from(rows.len[f])];
+        let (out, h1, h2) = forward(&params[l.nets[g]..], n, r, t, st);
+        pred += out;
+        cache[k] = (h1, h2);
+    }
+    for &f in &active[instances..] {
+        pred += params[net::scalar_at(l, f as usize - set.scalar_feature, st)];
+    }
+    let e = pred - f32::from(s.label);
+    let d = scale * e;
+    for (k, &f) in active.iter().enumerate().take(instances) {
+        let f = f as usize;
+        let g = usize::from(set.canon[f].0);
+        let n = l.squares[g];
+        let r = &rows.rows[f][..usize::from(rows.len[f])];
+        let start = l.nets[g];
+        let (h1, h2) = &cache[k];
+        backward(
+            &params[start..start + net::net_len(n)],
+            n,
+            r,
+            (t, st),
+            h1,
+            h2,
+            d,
+            &mut grad[start..start + net::net_len(n)],
+        );
+    }
+    for &f in &active[instances..] {
+        grad[net::scalar_at(l, f as usize - set.scalar_feature, st)] += d;
+    }
+    e
+}
+
+#[inline(always)]
+fn slope(x: f32) -> f32 {
+    if x > 0.0 {
+        1.0
+    } else {
+        LEAK
+    }
+}
+
+/// Adds `d` times the gradient of one network's output to `grad` (the network's own
+/// slice), from the pre-activations of its forward pass.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn backward(
+    net: &[f32],
+    n: usize,
+    rows: &[u8],
+    (t, st): (f32, usize),
+    h1: &[f32; HIDDEN],
+    h2: &[f32; HIDDEN],
+    d: f32,
+    grad: &mut [f32],
+) {
+    let [w1, b1, w2, b2, w3, b3] = net_parts(n);
+    grad[b3] += d;
+    let mut g2 = [0f32; HIDDEN];
+    for i in 0..HIDDEN {
+        grad[w3 + i] += d * leaky(h2[i]);
+        g2[i] = d * net[w3 + i] * slope(h2[i]);
+    }
+    for (g, x) in grad[b2..b2 + HIDDEN].iter_mut().zip(&g2) {
+        *g += x;
+    }
+    let mut g1 = [0f32; HIDDEN];
+    for i in 0..HIDDEN {
+        let a = leaky(h1[i]);
+        let row = w2 + i * HIDDEN;
+        let mut back = 0f32;
+        for j in 0..HIDDEN {
+            grad[row + j] += a * g2[j];
+            back += net[row + j] * g2[j];
+        }
+        g1[i] = back * slope(h1[i]);
+    }
+    for (g, x) in grad[b1..b1 + HIDDEN].iter_mut().zip(&g1) {
+        *g += x;
+    }
+    let phase_row = w1 + 2 * n * HIDDEN;
+    for (g, x) in grad[phase_row..phase_row + HIDDEN].iter_mut().zip(&g1) {
+        *g += t * x;
+    }
+    let stage_row = w1 + (2 * n + 1 + st) * HIDDEN;
+    for (g, x) in grad[stage_row..stage_row + HIDDEN].iter_mut().zip(&g1) {
+        *g += x;
+    }
+    for &r in rows {
+        let at = w1 + usize::from(r) * HIDDEN;
+        for (g, x) in grad[at..at + HIDDEN].iter_mut().zip(&g1) {
+            *g += x;
+        }
+    }
+}
+
+/// A seeded generator for the shuffles (`SplitMix64`).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+}
+
+/// Mean absolute error of an evaluation's rounded-to-1/[`SCALE`] values on `samples`,
+/// overall and for each number of empties 0 to 60.
+#[must_use]
+pub fn mae_by_empties(eval: &PatternEval, samples: &[Sample]) -> (f64, Vec<(usize, f64)>) {
+    let mut by = vec![(0usize, 0f64); 61];
+    let mut total = 0f64;
+    for s in samples {
+        let v = (f64::from(eval.raw(s.board)) / f64::from(SCALE)).clamp(-64.0, 64.0);
+        let e = (v - f64::from(s.label)).abs();
+        let slot = &mut by[(s.empties() as usize).min(60)];
+        slot.0 += 1;
+        slot.1 += e;
+        total += e;
+    }
+    for slot in &mut by {
+        if slot.0 > 0 {
+            slot.1 /= slot.0 as f64;
+        }
+    }
+    (total / samples.len().max(1) as f64, by)
+}
+
+/// Trains `start` on `train`, reporting after each epoch the training loss and the
+/// generated tables' error on `valid` (never learnt from). Returns the trained weights.
+pub fn fit_net(
+    train: &[Sample],
+    valid: &[Sample],
+    start: NetWeights,
+    opts: &NetFitOptions,
+    report: &mut dyn FnMut(&NetEpochReport),
+) -> NetWeights {
+    let rows = Rows::build();
+    let mut w = start;
+    let stages = w.stages;
+    let phase_of: Vec<(f32, usize)> = (0..=64)
+        .map(|e| {
+            let st = stage(e, stages);
+            (net::stage_phase(st, stages), st)
+        })
+        .collect();
+    let n = w.params.len();
+    let (mut m, mut v) = (vec![0f32; n], vec![0f32; n]);
+    let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
+    let mut step = 0i32;
+    let mut order: Vec<u32> = (0..train.len() as u32).collect();
+    let mut rng = Rng(opts.seed);
+    let batch = opts.batch.max(PARTS);
+    let threads = opts.threads.clamp(1, PARTS);
+    let total_steps = (opts.epochs as usize * train.len().div_ceil(batch)).max(1);
+    let mut parts = vec![vec![0f32; n]; PARTS];
+    for epoch in 1..=opts.epochs {
+        for i in (1..order.len()).rev() {
+            let j = (rng.next() % (i as u64 + 1)) as usize;
+            order.swap(i, j);
+        }
+        let mut se = 0f64;
+        for chunk in order.chunks(batch) {
+            let scale = 2.0 / chunk.len() as f32;
+            let per = chunk.len().div_ceil(PARTS);
+            let params = &w.params;
+            let rows = &rows;
+            let phase_of = &phase_of;
+            let errors: Vec<f64> = std::thread::scope(|scope| {
+                let mut handles = Vec::new();
+                let mut bufs: Vec<(usize, &mut Vec<f32>)> = parts.iter_mut().enumerate().collect();
+                let mut groups: Vec<Vec<(usize, &mut Vec<f32>)>> =
+                    (0..threads).map(|_| Vec::new()).collect();
+                for (k, b) in bufs.drain(..) {
+                    groups[k % threads].push((k, b));
+                }
+                for group in groups {
+                    handles.push(scope.spawn(move || {
+                        let mut out = Vec::new();
+                        for (k, buf) in group {
+                            buf.iter_mut().for_each(|x| *x = 0.0);
+                            let mut part_se = 0f64;
+                            let lo = (k * per).min(chunk.len());
+                            let hi = ((k + 1) * per).min(chunk.len());
+                            for &i in &chunk[lo..hi] {
+                                let s = &train[i as usize];
+                                let t = phase_of[s.empties() as usize];
+                                let e = crate::kernel::dispatch!(
+                                    versions,
+                                    gradient(params, rows, s, t, scale, buf)
+                                );
+                                part_se += f64::from(e) * f64::from(e);
+                            }
+                            out.push((k, part_se));
+                        }
+                        out
+                    }));
+                }
+                let mut all: Vec<(usize, f64)> = handles
+                    .into_iter()
+                    .flat_map(|h| h.join().unwrap_or_default())
+                    .collect();
+                all.sort_by_key(|&(k, _)| k);
+                all.into_iter().map(|(_, e)| e).collect()
+            });
+            se += errors.iter().sum::<f64>();
+            step += 1;
+            let progress = step as f32 / total_steps as f32;
+            let lr = opts.learning_rate
+                * (0.05 + 0.95 * 0.5 * (1.0 + (std::f32::consts::PI * progress).cos()));
+            let (c1, c2) = (
+                1.0 - b1.powi(step.min(100_000)),
+                1.0 - b2.powi(step.min(100_000)),
+            );
+            for i in 0..n {
+                let mut g = 0f32;
+                for p in &parts {
+                    g += p[i];
+                }
+                m[i] = b1 * m[i] + (1.0 - b1) * g;
+                v[i] = b2 * v[i] + (1.0 - b2) * g * g;
+                w.params[i] -= lr * (m[i] / c1) / ((v[i] / c2).sqrt() + eps);
+            }
+        }
+        let eval = PatternEval::new(&w.tables());
+        let (valid_mae, valid_by_empties) = mae_by_empties(&eval, valid);
+        report(&NetEpochReport {
+            epoch,
+            train_mse: se / train.len().max(1) as f64,
+            valid_mae,
+            valid_by_empties,
+        });
+    }
+    w
+}
+
+/// The prediction the training computes for `b` (before the tables round it), in discs:
+/// for tests that hold the generated tables to the networks.
+#[must_use]
+pub fn predict(w: &NetWeights, b: Board) -> f32 {
+    let set = pattern_set();
+    let l = layout();
+    let st = stage(b.empties().count_ones(), w.stages);
+    let t = net::stage_phase(st, w.stages);
+    let active = set.active(b);
+    let mut pred = 0f32;
+    for &f in &active[..set.instances()] {
+        let (g, config) = set.canon[f as usize];
+        let g = usize::from(g);
+        let mut r = [0u8; 16];
+        let k = net::config_rows(config, l.squares[g], &mut r);
+        pred += forward(&w.params[l.nets[g]..], l.squares[g], &r[..k], t, st).0;
+    }
+    for &f in &active[set.instances()..] {
+        pred += w.params[net::scalar_at(l, f as usize - set.scalar_feature, st)];
+    }
+    pred
+}
