@@ -3,7 +3,8 @@
 // with a fresh database and its default limits, plays GAMES games through the JSON API,
 // CONCURRENT at a time (a person playing the first legal square against a computer level),
 // and prints the errors, the latency of the move requests (p50, p95, max), the server's memory
-// (resident set) at the peak and after the games, and the machine's load average. --watch has
+// (resident set) at the peak and after the games, and the machine's load average (before, as
+// the games end, and at the end, after --settle and --victim). --watch has
 // each game follow its event stream as a page does (one more connection a game). Optionally,
 // while the games run, VICTIM mode measures how long a weak computer takes to answer while two
 // level-60 hints run. --serve-args passes more options to `reversi serve` (quoted, split at
@@ -20,12 +21,17 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-const args = Object.fromEntries(
-  process.argv.slice(2).reduce((pairs, a, i, all) => {
-    if (a.startsWith("--")) pairs.push([a.slice(2), all[i + 1] && !all[i + 1].startsWith("--") ? all[i + 1] : true]);
-    return pairs;
-  }, []),
-);
+// `--name value`, or `--name` alone for true; --serve-args always takes the next argument
+// (which starts with -- itself).
+const args = {};
+for (let i = 2; i < process.argv.length; i++) {
+  const a = process.argv[i];
+  if (!a.startsWith("--")) continue;
+  const next = process.argv[i + 1];
+  const takes = next !== undefined && (a === "--serve-args" || !next.startsWith("--"));
+  args[a.slice(2)] = takes ? next : true;
+  if (takes) i++;
+}
 const BIN = args.bin || "target/release/reversi";
 const GAMES = Number(args.games || 200);
 const CONCURRENT = Number(args.concurrent || GAMES);
@@ -175,6 +181,7 @@ try {
   const victimMs = args.victim ? victim(url).catch((e) => e) : null;
   await Promise.all(Array.from({ length: Math.min(CONCURRENT, GAMES) }, worker));
   clearInterval(sampler);
+  const loadEnd = loadavg();
   const seconds = (performance.now() - started) / 1000;
   const sorted = latencies.slice().sort((a, b) => a - b);
   const status = await call(url, "GET", "/api/server");
@@ -196,7 +203,9 @@ try {
     const ms = await victimMs;
     console.log(`level 1's first move while two level-60 hints run: ${typeof ms === "number" ? ms.toFixed(0) + " ms" : ms}`);
   }
-  console.log(`load average (1, 5, 15 min): ${loadBefore} before, ${loadavg()} after`);
+  console.log(
+    `load average (1, 5, 15 min): ${loadBefore} before, ${loadEnd} as the games end, ${loadavg()} at the end`,
+  );
 } finally {
   child.kill("SIGTERM");
   rmSync(dir, { recursive: true, force: true });

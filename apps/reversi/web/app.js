@@ -738,7 +738,9 @@ function showThinking(g) {
     const line = last.pv.length > 8 ? last.pv.slice(0, 8).join(" ") + " …" : last.pv.join(" ");
     const found = [thoughtScore(last) || `depth ${last.depth}`, line ? `line ${line}` : "",
       last.nodes ? `${last.nodes.toLocaleString("en")} nodes` : ""].filter(Boolean).join(", ");
-    $("think-last").textContent = `${cap(last.color)} ${played}. Its search: ${found}.`;
+    // A line cut short ends in "…", which needs no full stop after it.
+    const stop = found.endsWith("…") ? "" : ".";
+    $("think-last").textContent = `${cap(last.color)} ${played}. Its search: ${found}${stop}`;
   }
 }
 
@@ -1421,6 +1423,15 @@ function init() {
   $("hint-cancel").onclick = () => cancelJob("hint");
   $("analysis-cancel").onclick = () => cancelJob("analysis");
   document.addEventListener("keydown", onKey);
+  // Keyboard hints are hidden on a touch screen: decided at the start by the device's main
+  // pointer, then by the pointer each tap or click comes from (a laptop's touch screen hides
+  // them, its mouse shows them again). Read once rather than as a CSS media query, which
+  // Chromium's full-page screenshots briefly turn off, showing the hints in phone screenshots.
+  const root = document.documentElement;
+  root.dataset.touch = String(matchMedia("(hover: none), (pointer: coarse)").matches);
+  document.addEventListener("pointerdown", (e) => {
+    root.dataset.touch = String(e.pointerType !== "mouse");
+  }, { passive: true });
   window.addEventListener("hashchange", route);
   route();
 }

@@ -111,14 +111,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     if let Some(n) = args.connections {
         config.conn.connections = n.max(1);
     }
-    // Each connection is an open file: as many as the system lets this process have.
-    let files = open_file_limit();
-    let fitting = files.map(|f| {
-        usize::try_from(f.saturating_sub(FILES_KEPT))
-            .unwrap_or(usize::MAX)
-            .max(1)
-    });
-    let capped = fitting.filter(|&most| config.conn.connections > most);
+    let capped = fit_connections(&mut config.conn.connections);
     if let Some(n) = args.streams {
         config.streams = n;
     }
@@ -161,13 +154,8 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         if let Some(url) = &args.public_url {
             outln!("links for other people name {}", url.as_str())?;
         }
-        if let (Some(most), Some(files)) = (capped, files) {
-            outln!(
-                "at most {most} connections at once, not {}: this process may open {files} files \
-                 (ulimit -n), {FILES_KEPT} of them kept for the database and the server",
-                config.conn.connections
-            )?;
-            config.conn.connections = most;
+        if let Some(note) = &capped {
+            outln!("{note}")?;
         }
         match &config.admin_token {
             Some(token) if args.admin_token_file.is_none() => {
@@ -216,6 +204,24 @@ fn open_file_limit() -> Option<u64> {
 #[cfg(not(unix))]
 fn open_file_limit() -> Option<u64> {
     None
+}
+
+/// Keeps `connections` within the files this process may open (each connection is one), less
+/// [`FILES_KEPT`]; says so when it had to.
+fn fit_connections(connections: &mut usize) -> Option<String> {
+    let files = open_file_limit()?;
+    let most = usize::try_from(files.saturating_sub(FILES_KEPT))
+        .unwrap_or(usize::MAX)
+        .max(1);
+    if *connections <= most {
+        return None;
+    }
+    let note = format!(
+        "at most {most} connections at once, not {connections}: this process may open {files} \
+         files (ulimit -n), {FILES_KEPT} of them kept for the database and the server"
+    );
+    *connections = most;
+    Some(note)
 }
 
 /// Completes at Ctrl-C or (on Unix) SIGTERM.

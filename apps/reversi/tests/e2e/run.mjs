@@ -79,7 +79,8 @@ async function smallTargets(page, selector) {
 }
 
 async function newPage(options = {}) {
-  const context = await browser.newContext({ viewport: { width: 1100, height: 800 }, ...options });
+  // A desktop screen, 1280x900, unless told otherwise.
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
   context.setDefaultTimeout(TIMEOUT);
   const page = await context.newPage();
   page.on("pageerror", (e) => { throw new Error("page error: " + e.message); });
@@ -140,7 +141,9 @@ const tests = {
         await page.waitForSelector("#think-last:not([hidden])");
         assert.equal(await page.locator("#thinking-title").textContent(), "Computer's last search");
         assert.match(await page.locator("#think-last").textContent(),
-          /^White (played [a-h][1-8]|passed)\. Its search: (<=)?[+-]\d+ for White \([^)]+\)(, line [^,]+)?(, [\d,]+ nodes)?\.$/);
+          /^White (played [a-h][1-8]|passed)\. Its search: (<=)?[+-]\d+ for White \([^)]+\)(, line [^,]+)?(, [\d,]+ nodes)?(\.|[^.]…)$/);
+        // A line cut short ends in "…", with no full stop after it.
+        assert.doesNotMatch(await page.locator("#think-last").textContent(), /…\.$/);
         assert.equal(await page.locator("#think-live").isHidden(), true);
         await page.waitForTimeout(600); // let the flips finish
         await page.screenshot({ path: `${SHOTS}/board-midgame.png`, fullPage: true });
@@ -177,6 +180,23 @@ const tests = {
       null, { timeout: 60000 });
     // The address is the replay's own: a reload replays, it does not analyse again.
     assert.equal(await page.evaluate(() => location.hash), `#/replay/${state.fullGame}`);
+    await page.context().close();
+  },
+
+  async "the computer's search shows its figures while it thinks"() {
+    const page = await newPage();
+    await page.goto(BASE + "#/new");
+    // Perfect (level 60) searches the first move for its whole 20 s budget: time to see it.
+    const id = await createByScript(page, { size: 8, rules: "othello", black: "ai:60", white: "human" });
+    await page.waitForSelector("#think-live:not([hidden])");
+    assert.equal(await page.locator("#thinking-title").textContent(), "Computer thinking");
+    assert.match(await page.locator("#think-depth").textContent(), /^\d+$/);
+    assert.match(await page.locator("#think-pv").textContent(), /^[a-h][1-8]( [a-h][1-8])*$/);
+    assert.equal(await page.locator("#think-last").isHidden(), true);
+    await page.screenshot({ path: `${SHOTS}/thinking.png` });
+    // Deleting the game stops its search (the server runs two at a time).
+    const deleted = await page.request.delete(`${BASE}api/history/${id}`);
+    assert.equal(deleted.status(), 204, await deleted.text());
     await page.context().close();
   },
 
