@@ -1,4 +1,4 @@
-"""What a shard file of `reversi train` says about itself (apps/reversi/src/commands/train/shard.rs):
+"""What a shard file of `reversi train` says about itself (crates/train/src/shard.rs):
 its header, and how many positions it holds. The Rust program checks the rest when merging."""
 
 import struct

@@ -4,22 +4,15 @@
 
 use reversi_engine::engine::default_threads;
 use reversi_engine::levels::Level;
+use reversi_train::{ParseShardError, Shard};
 
-/// `--shard K/N`: part K of N, 0 <= K < N.
+/// `--shard K/N`: part K of N, 0 <= K < N (the training crate's [`Shard`]).
 ///
 /// # Errors
 /// Not two numbers around a slash, N = 0, or K >= N.
 pub fn shard(text: &str) -> Result<(usize, usize), String> {
-    let bad = || format!("{text:?} is not a shard; give K/N with 0 <= K < N, as 0/4");
-    let (k, n) = text.trim().split_once('/').ok_or_else(bad)?;
-    let (index, count): (usize, usize) = (
-        k.trim().parse().map_err(|_| bad())?,
-        n.trim().parse().map_err(|_| bad())?,
-    );
-    if count == 0 || index >= count {
-        return Err(bad());
-    }
-    Ok((index, count))
+    let shard: Shard = text.parse().map_err(|e: ParseShardError| e.to_string())?;
+    Ok((shard.index, shard.count))
 }
 
 /// `--threads N`: from 1 to the number of cores this machine has.

@@ -18,12 +18,6 @@ const PENDING: &[(&str, &str, &str)] = &[
          in a module of its own under web/)",
     ),
     (
-        "apps/reversi",
-        "commands::train",
-        "the subcommands import load_eval and eval_of from train.rs, which calls them (issue \
-         32: training moves to a crate of its own)",
-    ),
-    (
         "crates/engine",
         "pattern",
         "weights.rs reads pattern_set, MAX_STAGES and SCALE from pattern.rs, which re-exports \

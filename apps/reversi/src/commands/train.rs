@@ -1,31 +1,16 @@
-//! `reversi train`: the pattern evaluation's training data, fitting and measures.
+//! `reversi train`: the command line of [`reversi_train`]: each subcommand's options turned
+//! into the library's, its progress printed to standard error and its report to standard output.
 
-mod data;
-mod duel;
-mod games;
-mod label;
-mod measure;
-mod parallel;
-mod part;
-mod probcut;
-mod records;
-mod selfplay;
-mod shard;
-
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
-use std::time::Instant;
 
-use anyhow::Context;
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Subcommand};
-use reversi_engine::eval::Evaluator;
-use reversi_engine::pattern::fit::{fit, FitOptions, Sample};
-use reversi_engine::pattern::net::{load_tables, NetWeights};
-use reversi_engine::pattern::netfit::{fit_net, NetFitOptions};
-use reversi_engine::pattern::{crc32, shipped, stage_empties, PatternEval, Weights};
+use reversi_train::selfplay::{self, Output, RandomMoves};
+use reversi_train::{data, duel, fit, label, measure, probcut, Shard};
 
-/// `reversi train` options.
+use crate::data::{shared_data, xot_openings};
+
 #[derive(Debug, Args)]
 pub struct TrainArgs {
     #[command(subcommand)]
@@ -35,39 +20,12 @@ pub struct TrainArgs {
 #[derive(Debug, Subcommand)]
 pub enum TrainCommand {
     /// Label the positions of WTHOR games (one data file per year and shard, resumable).
-    Data {
-        /// Folder of WTH_YYYY.wtb files [default: the shared data's wthor/]
-        #[arg(long)]
-        wthor: Option<PathBuf>,
-        /// Folder to write the data files to.
-        #[arg(long)]
-        out: PathBuf,
-        /// Solve positions with this many empties or fewer exactly.
-        #[arg(long, default_value_t = 12)]
-        exact_empties: u32,
-        /// Also solve the positions with exactly these numbers of empties (for measures).
-        #[arg(long, value_delimiter = ',')]
-        also_exact: Vec<u32>,
-        /// Solve the --also-exact positions of one game in this many.
-        #[arg(long, default_value_t = 1)]
-        also_every: usize,
-        /// Transposition table of each thread's solver, in MB (cleared before every game).
-        #[arg(long, default_value_t = 4, value_parser = crate::options::hash_mb)]
-        hash_mb: usize,
-        /// Label only shard K of N (the games numbered K modulo N in each year) into
-        /// `wthor-YEAR-K-of-N.bin`: `train merge` joins the N shards into the files of one
-        /// run.
-        #[arg(long, value_parser = shard::parse_shard)]
-        shard: Option<shard::Shard>,
-        /// Games labelled at once (the records do not depend on it).
-        #[arg(long, default_value_t = 1, value_parser = crate::options::threads)]
-        threads: usize,
-    },
+    Data(DataArgs),
     /// Self-play games from XOT openings, positions labelled by the searches that played
     /// them and exact solves near the end (one data file per run, named by its seed).
-    Selfplay(selfplay::SelfplayArgs),
+    Selfplay(SelfplayArgs),
     /// Label the positions of a data file again, by deeper searches and exact solves.
-    Label(label::LabelArgs),
+    Label(LabelArgs),
     /// Join the shard files of `train data`, `selfplay` or `label --shard K/N` into the
     /// files one run writes (the same bytes).
     Merge {
@@ -81,33 +39,13 @@ pub enum TrainCommand {
     /// Fit the weights on a data folder and write a weights file.
     Fit(FitArgs),
     /// Mean absolute error of the static evaluations on the validation positions.
-    Mae {
-        /// Data folder.
-        #[arg(long)]
-        data: PathBuf,
-        /// Weights files to measure besides the shipped ones.
-        #[arg(long)]
-        weights: Vec<PathBuf>,
-        /// WTHOR years from this one on are the validation split.
-        #[arg(long, default_value_t = 2021)]
-        valid_from: u16,
-        /// Also measure at 30 and 40 empties against the values of searches this deep (0:
-        /// not), where exact scores are out of reach.
-        #[arg(long, default_value_t = 0)]
-        search_depth: u32,
-        /// Positions searched for each of 30 and 40 empties (spread evenly over the split).
-        #[arg(long, default_value_t = 100)]
-        search_positions: usize,
-        /// Searches run at once, one thread each.
-        #[arg(long, default_value_t = 1, value_parser = crate::options::threads)]
-        threads: usize,
-    },
+    Mae(MaeArgs),
     /// Pattern evaluation against the hand-made one at equal depth on XOT openings, each
     /// opening played with both colours.
-    Match(duel::DuelArgs),
+    Match(DuelArgs),
     /// Deviations of probcut's shallow searches from deep searches and exact scores, and
     /// their linear fits (the engine's probcut constants).
-    Probcut(probcut::ProbcutArgs),
+    Probcut(ProbcutArgs),
     /// The rate of best moves (by the file's exact scores) of a fixed-depth midgame search.
     Bestmove {
         /// OBF files.
@@ -120,14 +58,59 @@ pub enum TrainCommand {
     },
 }
 
-/// The evaluation `reversi train fit` fits.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Model {
-    Tables,
-    Net,
+#[derive(Debug, Args)]
+pub struct DataArgs {
+    /// Folder of WTH_YYYY.wtb files [default: the shared data's wthor/]
+    #[arg(long)]
+    pub wthor: Option<PathBuf>,
+    /// Folder to write the data files to.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Solve positions with this many empties or fewer exactly.
+    #[arg(long, default_value_t = 12)]
+    pub exact_empties: u32,
+    /// Also solve the positions with exactly these numbers of empties (for measures).
+    #[arg(long, value_delimiter = ',')]
+    pub also_exact: Vec<u32>,
+    /// Solve the --also-exact positions of one game in this many.
+    #[arg(long, default_value_t = 1)]
+    pub also_every: usize,
+    /// Transposition table of each thread's solver, in MB (cleared before every game).
+    #[arg(long, default_value_t = 4, value_parser = crate::options::hash_mb)]
+    pub hash_mb: usize,
+    /// Label only shard K of N (the games numbered K modulo N in each year) into
+    /// `wthor-YEAR-K-of-N.bin`: `train merge` joins the N shards into the files of one
+    /// run.
+    #[arg(long)]
+    pub shard: Option<Shard>,
+    /// Games labelled at once (the records do not depend on it).
+    #[arg(long, default_value_t = 1, value_parser = crate::options::threads)]
+    pub threads: usize,
 }
 
-/// `reversi train fit` options.
+#[derive(Debug, Args)]
+pub struct MaeArgs {
+    /// Data folder.
+    #[arg(long)]
+    pub data: PathBuf,
+    /// Weights files to measure besides the shipped ones.
+    #[arg(long)]
+    pub weights: Vec<PathBuf>,
+    /// WTHOR years from this one on are the validation split.
+    #[arg(long, default_value_t = 2021)]
+    pub valid_from: u16,
+    /// Also measure at 30 and 40 empties against the values of searches this deep (0:
+    /// not), where exact scores are out of reach.
+    #[arg(long, default_value_t = 0)]
+    pub search_depth: u32,
+    /// Positions searched for each of 30 and 40 empties (spread evenly over the split).
+    #[arg(long, default_value_t = 100)]
+    pub search_positions: usize,
+    /// Searches run at once, one thread each.
+    #[arg(long, default_value_t = 1, value_parser = crate::options::threads)]
+    pub threads: usize,
+}
+
 #[derive(Debug, Args)]
 pub struct FitArgs {
     /// Data folder (wthor-YYYY.bin files, selfplay-*.bin files).
@@ -156,8 +139,9 @@ pub struct FitArgs {
     /// What to fit: `tables` (every weight of every stage free, generations 1-2) or `net`
     /// (generation 3: a small network per pattern and a quadratic per scalar, which generate
     /// the tables; a file of about 36 KB).
-    #[arg(long, value_enum, default_value_t = Model::Tables)]
-    pub model: Model,
+    #[arg(long, default_value = "tables", value_parser = PossibleValuesParser::new(["tables", "net"])
+        .map(|m| if m == "net" { fit::Model::Net } else { fit::Model::Tables }))]
+    pub model: fit::Model,
     /// WTHOR years from this one on are the validation split, never trained on.
     #[arg(long, default_value_t = 2021)]
     pub valid_from: u16,
@@ -184,218 +168,238 @@ pub struct FitArgs {
     pub average_labels: bool,
 }
 
+#[derive(Debug, Args)]
+pub struct SelfplayArgs {
+    /// Data folder to write `selfplay-SEED.bin` (or its shard file) to.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Games (from consecutive XOT openings starting at the seed's offset; with
+    /// `--random-moves` the list is taken again from its start when it runs out).
+    #[arg(long, default_value_t = 200)]
+    pub games: usize,
+    /// Depth of the searches that play and label the positions.
+    #[arg(long, default_value_t = 8)]
+    pub depth: u32,
+    /// Solve positions with this many empties or fewer exactly.
+    #[arg(long, default_value_t = 14)]
+    pub exact_empties: u32,
+    /// Random legal moves each game plays after its XOT opening before the engine takes
+    /// over (drawn from the seed and the game's number: the same whatever the threads or
+    /// shards): N, or A-B for a number drawn for each game from A to B, so that the engine
+    /// takes over at every stage of the game.
+    #[arg(long, default_value = "0")]
+    pub random_moves: RandomMoves,
+    /// What to write: `positions` (`selfplay-SEED.bin`, each position labelled by the
+    /// search that played it and exact solves near the end) or `games` (`selfplay-SEED.games`,
+    /// the games' moves in about 25 bytes a game, both sides solving exactly from
+    /// `--exact-empties`; each position is labelled with its game's final score when read).
+    #[arg(long, default_value = "positions", value_parser = PossibleValuesParser::new(["positions", "games"])
+        .map(|f| if f == "games" { Output::Games } else { Output::Positions }))]
+    pub format: Output,
+    /// Picks the first opening (seed × games) and names the file.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Weights of the playing engine [default: the shipped weights].
+    #[arg(long)]
+    pub weights: Option<PathBuf>,
+    /// XOT openings [default: the shared data's xot-large.txt]
+    #[arg(long)]
+    pub openings: Option<PathBuf>,
+    /// Play only shard K of N (the games numbered K modulo N) into
+    /// `selfplay-SEED-K-of-N.bin`; `train merge` joins the N shards into the file one run
+    /// writes.
+    #[arg(long)]
+    pub shard: Option<Shard>,
+    /// Games played at once, one thread each (the records do not depend on it).
+    #[arg(long, default_value_t = 1, value_parser = crate::options::threads)]
+    pub threads: usize,
+}
+
+#[derive(Debug, Args)]
+pub struct LabelArgs {
+    /// The data file whose positions to label (a `train selfplay` or `train data` file).
+    #[arg(long)]
+    pub data: PathBuf,
+    /// Folder to write the labelled file to, under the input's name (or its shard file).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Depth of the midgame searches.
+    #[arg(long, default_value_t = 12)]
+    pub depth: u32,
+    /// Solve positions with this many empties or fewer exactly.
+    #[arg(long, default_value_t = 18)]
+    pub exact_empties: u32,
+    /// Weights of the searches [default: the shipped weights].
+    #[arg(long)]
+    pub weights: Option<PathBuf>,
+    /// Transposition table of each thread, in MB (cleared before every position).
+    #[arg(long, default_value_t = 16, value_parser = crate::options::hash_mb)]
+    pub hash_mb: usize,
+    /// Label only shard K of N (the positions numbered K modulo N) into
+    /// `NAME-K-of-N.bin`; `train merge` joins the N shards into the file one run writes.
+    #[arg(long)]
+    pub shard: Option<Shard>,
+    /// Positions labelled at once, one thread each (the labels do not depend on it).
+    #[arg(long, default_value_t = 1, value_parser = crate::options::threads)]
+    pub threads: usize,
+}
+
+#[derive(Debug, Args)]
+pub struct DuelArgs {
+    /// Midgame depth of both sides (each solves exactly once the depth reaches the end).
+    #[arg(long, default_value_t = 6)]
+    pub depth: u32,
+    /// Games; each opening is played twice, colours swapped.
+    #[arg(long, default_value_t = 200)]
+    pub games: usize,
+    /// XOT openings [default: the shared data's xot-large.txt]
+    #[arg(long)]
+    pub openings: Option<PathBuf>,
+    /// Weights of the pattern side [default: the shipped weights].
+    #[arg(long)]
+    pub weights: Option<PathBuf>,
+    /// The other side's weights instead of the hand-made evaluation.
+    #[arg(long)]
+    pub against: Option<PathBuf>,
+    /// Games played at once, one thread each (the results do not depend on it).
+    #[arg(long, default_value_t = 1, value_parser = crate::options::threads)]
+    pub threads: usize,
+}
+
+#[derive(Debug, Args)]
+pub struct ProbcutArgs {
+    /// WTHOR file to take positions from [default: the shared data's WTH_2023.wtb]
+    #[arg(long)]
+    pub wthor: Option<PathBuf>,
+    /// Positions per number of empty squares.
+    #[arg(long, default_value_t = 60)]
+    pub positions: usize,
+    /// Deepest midgame search measured.
+    #[arg(long, default_value_t = 10)]
+    pub depth: u32,
+    /// Shallowest and deepest endgames solved exactly for the endgame deviations.
+    #[arg(long, default_value_t = 12)]
+    pub exact_from: u32,
+    #[arg(long, default_value_t = 20)]
+    pub exact_to: u32,
+}
+
+fn progress(line: &str) {
+    eprintln!("{line}");
+}
+
 pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
     match args.what {
-        TrainCommand::Data {
-            wthor,
-            out,
-            exact_empties,
-            also_exact,
-            also_every,
-            hash_mb,
-            shard,
-            threads,
-        } => {
-            let wthor = wthor.unwrap_or_else(|| crate::data::shared_data().join("wthor"));
+        TrainCommand::Data(a) => {
             let how = data::Labelling {
-                exact_empties,
-                also_exact,
-                also_every,
-                hash_mb,
+                exact_empties: a.exact_empties,
+                also_exact: a.also_exact,
+                also_every: a.also_every,
+                hash_mb: a.hash_mb,
             };
-            data::run(&wthor, &out, &how, shard, threads)?;
+            let wthor = a.wthor.unwrap_or_else(|| shared_data().join("wthor"));
+            data::run(&wthor, &a.out, &how, a.shard, a.threads, &progress)?;
         }
-        TrainCommand::Selfplay(a) => selfplay::run(&a)?,
-        TrainCommand::Label(a) => label::run(&a)?,
+        TrainCommand::Selfplay(a) => {
+            let options = selfplay::SelfplayOptions {
+                out: a.out,
+                games: a.games,
+                depth: a.depth,
+                exact_empties: a.exact_empties,
+                random_moves: a.random_moves,
+                format: a.format,
+                seed: a.seed,
+                weights: a.weights,
+                openings: a.openings.unwrap_or_else(xot_openings),
+                shard: a.shard,
+                threads: a.threads,
+            };
+            selfplay::run(&options, &progress)?;
+        }
+        TrainCommand::Label(a) => {
+            let options = label::LabelOptions {
+                data: a.data,
+                out: a.out,
+                depth: a.depth,
+                exact_empties: a.exact_empties,
+                weights: a.weights,
+                hash_mb: a.hash_mb,
+                shard: a.shard,
+                threads: a.threads,
+            };
+            label::run(&options, &progress)?;
+        }
         TrainCommand::Merge { out, inputs } => {
-            for (path, records) in shard::merge(&out, &inputs)? {
+            for (path, records) in reversi_train::merge(&out, &inputs)? {
                 outln!("wrote {} ({records} positions)", path.display())?;
             }
         }
-        TrainCommand::Fit(a) => run_fit(&a)?,
-        TrainCommand::Probcut(a) => probcut::run(&a)?,
-        TrainCommand::Mae {
-            data,
-            weights,
-            valid_from,
-            search_depth,
-            search_positions,
-            threads,
-        } => {
-            let searched = measure::Searched {
-                depth: search_depth,
-                positions: search_positions,
-                threads,
+        TrainCommand::Fit(a) => {
+            let job = fit::FitJob {
+                data: a.data,
+                out: a.out,
+                seed: a.seed,
+                epochs: a.epochs,
+                lr: a.lr,
+                l2: a.l2,
+                l2_to_start: a.l2_to_start,
+                batch: a.batch,
+                model: a.model,
+                valid_from: a.valid_from,
+                generation: a.generation,
+                start: a.start,
+                stages: a.stages,
+                window: a.window,
+                threads: a.threads,
+                average_labels: a.average_labels,
             };
-            measure::mae(&data, &weights, valid_from, &searched)?;
+            outln!("{}", fit::run(&job, &progress)?)?;
         }
-        TrainCommand::Match(a) => return duel::run(&a),
+        TrainCommand::Probcut(a) => {
+            let options = probcut::ProbcutOptions {
+                wthor: a
+                    .wthor
+                    .unwrap_or_else(|| shared_data().join("wthor/WTH_2023.wtb")),
+                positions: a.positions,
+                depth: a.depth,
+                exact_from: a.exact_from,
+                exact_to: a.exact_to,
+            };
+            let report = probcut::run(&options, &|done, total, empties, secs| {
+                eprint!("\r{done}/{total} positions ({empties} empties), {secs:.0} s");
+            });
+            eprintln!();
+            let report = report?;
+            out!("{report}")?;
+            report.fits()?;
+        }
+        TrainCommand::Mae(a) => {
+            let searched = measure::Searched {
+                depth: a.search_depth,
+                positions: a.search_positions,
+                threads: a.threads,
+            };
+            outln!(
+                "{}",
+                measure::mae(&a.data, &a.weights, a.valid_from, &searched)?
+            )?;
+        }
+        TrainCommand::Match(a) => {
+            let options = duel::DuelOptions {
+                depth: a.depth,
+                games: a.games,
+                openings: a.openings.unwrap_or_else(xot_openings),
+                weights: a.weights,
+                against: a.against,
+                threads: a.threads,
+            };
+            outln!("{}", duel::run(&options, &progress)?)?;
+        }
         TrainCommand::Bestmove {
             files,
             depth,
             weights,
-        } => measure::bestmove(&files, depth, weights.as_deref())?,
+        } => outln!("{}", measure::bestmove(&files, depth, weights.as_deref())?)?,
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// A weights file's evaluation.
-pub(crate) fn load_eval(path: &Path) -> anyhow::Result<PatternEval> {
-    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
-    let w = load_tables(&bytes).with_context(|| format!("loading {}", path.display()))?;
-    Ok(PatternEval::new(&w))
-}
-
-/// The evaluation of `--weights FILE` (the shipped weights without one), and how a shard
-/// file's header names it.
-pub(crate) fn eval_of(path: Option<&Path>) -> anyhow::Result<(Arc<dyn Evaluator>, String)> {
-    match path {
-        Some(p) => {
-            let bytes = std::fs::read(p).with_context(|| format!("reading {}", p.display()))?;
-            let w = load_tables(&bytes).with_context(|| format!("loading {}", p.display()))?;
-            // Both formats end with the CRC-32 of what comes before it.
-            let stored = crc32(&bytes[..bytes.len().saturating_sub(4)]);
-            Ok((
-                Arc::new(PatternEval::new(&w)),
-                format!("crc32:{stored:08x}"),
-            ))
-        }
-        None => Ok((
-            shipped().context("loading the shipped weights")?,
-            "shipped".to_string(),
-        )),
-    }
-}
-
-/// The training and validation samples of a data folder; with `average`, the training
-/// split's labels go through [`data::average_theoretical`].
-pub(crate) fn split(
-    dir: &Path,
-    valid_from: u16,
-    average: bool,
-) -> anyhow::Result<(Vec<Sample>, Vec<Sample>)> {
-    let (mut train, mut valid) = (Vec::new(), Vec::new());
-    for (stem, path) in data::files(dir)? {
-        let mut records = data::read(&path)?;
-        let is_valid = data::wthor_year(&stem).is_some_and(|y| y >= valid_from);
-        if average && !is_valid {
-            data::average_theoretical(&mut records);
-        }
-        let into = if is_valid { &mut valid } else { &mut train };
-        into.extend(records.iter().map(data::Record::sample));
-    }
-    Ok((train, valid))
-}
-
-fn run_fit(a: &FitArgs) -> anyhow::Result<()> {
-    let t = Instant::now();
-    let (train, valid) = split(&a.data, a.valid_from, a.average_labels)?;
-    eprintln!(
-        "{} training positions, {} validation positions (WTHOR {}+), read in {:.1} s",
-        train.len(),
-        valid.len(),
-        a.valid_from,
-        t.elapsed().as_secs_f64()
-    );
-    if a.model == Model::Net {
-        return run_fit_net(a, &train, &valid, t);
-    }
-    let start = match &a.start {
-        Some(p) => {
-            let bytes = std::fs::read(p).with_context(|| format!("reading {}", p.display()))?;
-            Some(load_tables(&bytes).with_context(|| format!("loading {}", p.display()))?)
-        }
-        None => None,
-    };
-    let opts = FitOptions {
-        epochs: a.epochs,
-        seed: a.seed,
-        learning_rate: a.lr.unwrap_or(0.02),
-        l2: a.l2,
-        l2_to_start: a.l2_to_start,
-        batch: a.batch.unwrap_or(256),
-        window: a.window,
-        stages: usize::from(a.stages),
-        threads: a.threads,
-    };
-    eprintln!("{opts:?}");
-    let discs = fit(&train, &valid, start.as_ref(), &opts, &|r| {
-        let (lo, hi) = stage_empties(r.stage, opts.stages);
-        eprintln!(
-            "stage {:2} ({lo:2}-{hi:2} empties) epoch {:2}: train {} mse {:7.2} | valid {} mse {:7.2} mae {:5.2}  [{:.0} s]",
-            r.stage,
-            r.epoch,
-            r.train_samples,
-            r.train_mse,
-            r.valid_samples,
-            r.valid_mse,
-            r.valid_mae,
-            t.elapsed().as_secs_f64()
-        );
-    });
-    let w = Weights::from_discs(a.generation, &discs);
-    let bytes = w.to_bytes();
-    std::fs::write(&a.out, &bytes).with_context(|| format!("writing {}", a.out.display()))?;
-    outln!(
-        "wrote {} ({} bytes, {} stages, generation {}, crc32 {:08x}) in {:.0} s",
-        a.out.display(),
-        bytes.len(),
-        w.stages(),
-        a.generation,
-        w.checksum(),
-        t.elapsed().as_secs_f64()
-    )?;
-    Ok(())
-}
-
-/// `train fit --model net`: the generated evaluation (generation 3).
-fn run_fit_net(a: &FitArgs, train: &[Sample], valid: &[Sample], t: Instant) -> anyhow::Result<()> {
-    let start = match &a.start {
-        Some(p) => {
-            let bytes = std::fs::read(p).with_context(|| format!("reading {}", p.display()))?;
-            NetWeights::from_bytes(&bytes).with_context(|| format!("loading {}", p.display()))?
-        }
-        None => NetWeights::init(a.generation, a.seed),
-    };
-    let opts = NetFitOptions {
-        epochs: a.epochs,
-        seed: a.seed,
-        learning_rate: a.lr.unwrap_or(0.002),
-        batch: a.batch.unwrap_or(1024),
-        threads: a.threads,
-    };
-    eprintln!("{opts:?}, {} parameters", start.params.len());
-    let w = fit_net(train, valid, start, &opts, &mut |r| {
-        let at = |e: usize| r.valid_by_empties.get(e).map_or(0.0, |x| x.1);
-        eprintln!(
-            "epoch {:2}: train mse {:7.2} | valid mae {:5.2} (10: {:5.2}, 14: {:5.2}, 20: {:5.2}, 24: {:5.2}, 30: {:5.2}, 40: {:5.2})  [{:.0} s]",
-            r.epoch,
-            r.train_mse,
-            r.valid_mae,
-            at(10),
-            at(14),
-            at(20),
-            at(24),
-            at(30),
-            at(40),
-            t.elapsed().as_secs_f64()
-        );
-    });
-    let w = NetWeights {
-        generation: a.generation,
-        ..w
-    };
-    let bytes = w.to_bytes();
-    std::fs::write(&a.out, &bytes).with_context(|| format!("writing {}", a.out.display()))?;
-    outln!(
-        "wrote {} ({} bytes, {} parameters, {} stages, generation {}, crc32 {:08x}) in {:.0} s",
-        a.out.display(),
-        bytes.len(),
-        w.params.len(),
-        w.stages,
-        a.generation,
-        w.checksum(),
-        t.elapsed().as_secs_f64()
-    )?;
-    Ok(())
 }

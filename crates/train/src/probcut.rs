@@ -1,40 +1,141 @@
-//! `reversi train probcut`: how far shallow searches stray from deep ones and from exact
+//! Probcut's constants (`reversi train probcut`): how far shallow searches stray from deep ones and from exact
 //! scores, on positions of WTHOR games, and the linear fits of those deviations that the
 //! engine's probcut uses (`crates/engine/src/search/probcut.rs`).
 
 use std::collections::BTreeMap;
+use std::fmt;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use anyhow::Context;
-use clap::Args;
 use reversi_engine::engine::{Engine, Limits};
 use reversi_engine::pattern::default_evaluator;
 use reversi_engine::search::probcut::{endgame_shallow, midgame_shallow, MIDGAME_MIN_DEPTH};
 use reversi_engine::{Board, ScoreKind};
 use reversi_formats::wthor::parse_wtb;
 
-use super::data;
-use crate::data::shared_data;
+use crate::data;
+use crate::error::{Error, FileError};
 
-/// `reversi train probcut` options.
-#[derive(Debug, Args)]
-pub struct ProbcutArgs {
-    /// WTHOR file to take positions from [default: the shared data's WTH_2023.wtb]
-    #[arg(long)]
-    pub wthor: Option<PathBuf>,
+/// What `reversi train probcut` measures.
+#[derive(Debug, Clone)]
+pub struct ProbcutOptions {
+    /// WTHOR file to take positions from.
+    pub wthor: PathBuf,
     /// Positions per number of empty squares.
-    #[arg(long, default_value_t = 60)]
     pub positions: usize,
     /// Deepest midgame search measured.
-    #[arg(long, default_value_t = 10)]
     pub depth: u32,
-    /// Shallowest and deepest endgames solved exactly for the endgame deviations.
-    #[arg(long, default_value_t = 12)]
+    /// Shallowest endgame solved exactly for the endgame deviations.
     pub exact_from: u32,
-    #[arg(long, default_value_t = 20)]
+    /// Deepest endgame solved exactly.
     pub exact_to: u32,
+}
+
+/// A linear fit of deviations: its coefficients (the constant first) and its rms error.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Fit {
+    /// The coefficients, the constant first.
+    pub coefficients: Vec<f64>,
+    /// The fit's root-mean-square error.
+    pub rms_error: f64,
+}
+
+/// `train probcut`'s measures; its `Display` is the command's tables, line by line, up to
+/// the first fit that failed ([`ProbcutReport::fits`] says which).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProbcutReport {
+    /// The WTHOR file.
+    pub wthor: PathBuf,
+    /// Positions measured.
+    pub positions: usize,
+    /// Seconds the searches took.
+    pub seconds: f64,
+    /// Midgame cells: empties, depth, shallow depth, sigma, positions.
+    pub midgame: Vec<(u32, u32, u32, f64, usize)>,
+    /// sigma = c0 + c1·empties + c2·depth + c3·shallow (`None`: singular).
+    pub midgame_fit: Option<Fit>,
+    /// Endgame cells: empties, shallow depth, sigma, positions.
+    pub endgame: Vec<(u32, u32, f64, usize)>,
+    /// sigma = c0 + c1·empties + c2·shallow (`None`: singular).
+    pub endgame_fit: Option<Fit>,
+}
+
+impl ProbcutReport {
+    /// Whether both fits were found.
+    ///
+    /// # Errors
+    /// The first fit whose normal equations are singular.
+    pub fn fits(&self) -> Result<(&Fit, &Fit), Error> {
+        let mid = self
+            .midgame_fit
+            .as_ref()
+            .ok_or(Error::Singular("the midgame"))?;
+        let end = self
+            .endgame_fit
+            .as_ref()
+            .ok_or(Error::Singular("the endgame"))?;
+        Ok((mid, end))
+    }
+}
+
+impl fmt::Display for ProbcutReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "{} positions of {} ({:.0} s)",
+            self.positions,
+            self.wthor.display(),
+            self.seconds
+        )?;
+        writeln!(
+            f,
+            "\nmidgame: deviation of the probcut's shallow search from the deep one (discs)"
+        )?;
+        writeln!(
+            f,
+            "{:>7} {:>5} {:>7} {:>6} {:>4}",
+            "empties", "depth", "shallow", "sigma", "n"
+        )?;
+        for (e, d, s, sigma, n) in &self.midgame {
+            writeln!(f, "{e:>7} {d:>5} {s:>7} {sigma:>6.2} {n:>4}")?;
+        }
+        let Some(fit) = &self.midgame_fit else {
+            return Ok(());
+        };
+        let c = &fit.coefficients;
+        writeln!(
+            f,
+            "fit: sigma = {:.3} + {:.4}·empties + {:.4}·depth + {:.4}·shallow (rms error {:.3})",
+            c[0], c[1], c[2], c[3], fit.rms_error
+        )?;
+        writeln!(
+            f,
+            "\nendgame: deviation of a shallow search from the exact score (discs)"
+        )?;
+        writeln!(
+            f,
+            "{:>7} {:>7} {:>6} {:>4}",
+            "empties", "shallow", "sigma", "n"
+        )?;
+        for &(e, s, sigma, n) in &self.endgame {
+            let used = if s == endgame_shallow(e) {
+                "  (the engine's shallow depth)"
+            } else {
+                ""
+            };
+            writeln!(f, "{e:>7} {s:>7} {sigma:>6.2} {n:>4}{used}")?;
+        }
+        let Some(fit) = &self.endgame_fit else {
+            return Ok(());
+        };
+        let c = &fit.coefficients;
+        writeln!(
+            f,
+            "fit: sigma = {:.3} + {:.4}·empties + {:.4}·shallow (rms error {:.3})",
+            c[0], c[1], c[2], fit.rms_error
+        )
+    }
 }
 
 /// Root-mean-square deviations of shallow from deep values, by cell.
@@ -55,13 +156,18 @@ impl Cells {
     }
 }
 
-pub fn run(a: &ProbcutArgs) -> anyhow::Result<()> {
-    let path = a
-        .wthor
-        .clone()
-        .unwrap_or_else(|| shared_data().join("wthor/WTH_2023.wtb"));
-    let bytes = std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
-    let db = parse_wtb(&bytes).with_context(|| format!("parsing {}", path.display()))?;
+/// Measures the deviations on positions of `a.wthor`, telling `progress` (positions done,
+/// positions in all, their empties, seconds so far) before each position.
+///
+/// # Errors
+/// The WTHOR file cannot be read.
+pub fn run(
+    a: &ProbcutOptions,
+    progress: &dyn Fn(usize, usize, u32, f64),
+) -> Result<ProbcutReport, Error> {
+    let path = &a.wthor;
+    let bytes = std::fs::read(path).map_err(FileError::on("reading", path))?;
+    let db = parse_wtb(&bytes).map_err(|e| Error::Wthor("parsing", path.clone(), e))?;
     let mid_empties: Vec<u32> = (16..=52).step_by(4).collect();
     let end_empties: Vec<u32> = (a.exact_from..=a.exact_to).step_by(2).collect();
     let mut wanted: BTreeMap<u32, Vec<Board>> = BTreeMap::new();
@@ -106,10 +212,7 @@ pub fn run(a: &ProbcutArgs) -> anyhow::Result<()> {
     for (&e, boards) in &wanted {
         for &b in boards {
             done += 1;
-            eprint!(
-                "\r{done}/{total} positions ({e} empties), {:.0} s",
-                started.elapsed().as_secs_f64()
-            );
+            progress(done, total, e, started.elapsed().as_secs_f64());
             if mid_empties.contains(&e) {
                 let v = depth_values(b, a.depth.min(e - 1));
                 for d in MIDGAME_MIN_DEPTH..v.len() as u32 {
@@ -130,62 +233,36 @@ pub fn run(a: &ProbcutArgs) -> anyhow::Result<()> {
             }
         }
     }
-    eprintln!();
-    outln!(
-        "{total} positions of {} ({:.0} s)",
-        path.display(),
-        started.elapsed().as_secs_f64()
-    )?;
-    outln!("\nmidgame: deviation of the probcut's shallow search from the deep one (discs)")?;
-    outln!(
-        "{:>7} {:>5} {:>7} {:>6} {:>4}",
-        "empties",
-        "depth",
-        "shallow",
-        "sigma",
-        "n"
-    )?;
+    let seconds = started.elapsed().as_secs_f64();
+    let mut midgame = Vec::new();
     let mut rows = Vec::new();
     for ((e, d, s), sigma, n) in mid.sigmas() {
-        outln!("{e:>7} {d:>5} {s:>7} {sigma:>6.2} {n:>4}")?;
+        midgame.push((e, d, s, sigma, n));
         rows.push((vec![1.0, f64::from(e), f64::from(d), f64::from(s)], sigma));
     }
-    let c = least_squares(&rows).context("fitting the midgame deviations")?;
-    outln!(
-        "fit: sigma = {:.3} + {:.4}·empties + {:.4}·depth + {:.4}·shallow (rms error {:.3})",
-        c[0],
-        c[1],
-        c[2],
-        c[3],
-        rms_error(&rows, &c)
-    )?;
-    outln!("\nendgame: deviation of a shallow search from the exact score (discs)")?;
-    outln!(
-        "{:>7} {:>7} {:>6} {:>4}",
-        "empties",
-        "shallow",
-        "sigma",
-        "n"
-    )?;
+    let midgame_fit = least_squares(&rows).map(|c| Fit {
+        rms_error: rms_error(&rows, &c),
+        coefficients: c,
+    });
+    let mut endgame = Vec::new();
     let mut rows = Vec::new();
     for ((e, _, s), sigma, n) in end.sigmas() {
-        let used = if s == endgame_shallow(e) {
-            "  (the engine's shallow depth)"
-        } else {
-            ""
-        };
-        outln!("{e:>7} {s:>7} {sigma:>6.2} {n:>4}{used}")?;
+        endgame.push((e, s, sigma, n));
         rows.push((vec![1.0, f64::from(e), f64::from(s)], sigma));
     }
-    let c = least_squares(&rows).context("fitting the endgame deviations")?;
-    outln!(
-        "fit: sigma = {:.3} + {:.4}·empties + {:.4}·shallow (rms error {:.3})",
-        c[0],
-        c[1],
-        c[2],
-        rms_error(&rows, &c)
-    )?;
-    Ok(())
+    let endgame_fit = least_squares(&rows).map(|c| Fit {
+        rms_error: rms_error(&rows, &c),
+        coefficients: c,
+    });
+    Ok(ProbcutReport {
+        wthor: path.clone(),
+        positions: total,
+        seconds,
+        midgame,
+        midgame_fit,
+        endgame,
+        endgame_fit,
+    })
 }
 
 fn rms_error(rows: &[(Vec<f64>, f64)], c: &[f64]) -> f64 {

@@ -20,19 +20,50 @@
 //! A game ends where neither side can move, so its record needs no length. Shard files
 //! (`selfplay-SEED-K-of-N.games`) hold the games numbered K modulo N; merging them writes
 //! the bytes one run writes.
+//!
+//! # Examples
+//! ```
+//! use reversi_engine::Sq;
+//! use reversi_train::{GameRecord, GamesFile, Shard};
+//!
+//! // A game of the first legal move every time, from the start to its end.
+//! let mut board = reversi_engine::Board::START;
+//! let mut moves = Vec::new();
+//! while board.moves() | board.pass().moves() != 0 {
+//!     if board.moves() == 0 {
+//!         board = board.pass();
+//!     }
+//!     let sq = Sq::new(board.moves().trailing_zeros()).unwrap();
+//!     moves.push(sq);
+//!     board = board.play(sq.index());
+//! }
+//! let file = GamesFile {
+//!     target: "selfplay-1.games".into(),
+//!     job: "example".into(),
+//!     exact: 14,
+//!     shard: Shard { index: 0, count: 1 },
+//!     games: 1,
+//!     records: vec![GameRecord { number: 0, engine_from: 0, moves }],
+//! };
+//! let bytes = file.to_bytes().unwrap();
+//! assert_eq!(&bytes[..8], b"RVGAMES1");
+//! let back = GamesFile::from_bytes(&bytes, "selfplay-1.games").unwrap();
+//! assert_eq!(back, file);
+//! assert!(!back.positions().is_empty());
+//! ```
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::fs;
 use std::path::Path;
 
-use anyhow::{bail, Context};
 use reversi_engine::pattern::crc32;
 use reversi_engine::search::final_score;
 use reversi_engine::{Board, Sq};
 
-use super::part::{self, Shard};
-use super::records::{Kind, Record};
+use crate::error::{Error, FileError, FormatError, JoinError, Problem};
+use crate::part::Shard;
+use crate::records::{Kind, Record};
 
 const MAGIC: &[u8; 8] = b"RVGAMES1";
 
@@ -40,8 +71,11 @@ const MAGIC: &[u8; 8] = b"RVGAMES1";
 /// and every move from the standard start (passes left out: they are forced).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GameRecord {
+    /// The game's number in its run.
     pub number: usize,
+    /// The ply from which the engine played (the moves before: opening, random moves).
     pub engine_from: u8,
+    /// The moves from the standard start.
     pub moves: Vec<Sq>,
 }
 
@@ -65,7 +99,9 @@ pub struct GamesFile {
 /// Why a game's moves cannot be stored.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct IllegalMove {
+    /// The move's index in the game (from 0).
     pub ply: usize,
+    /// The square played.
     pub square: Sq,
 }
 
@@ -226,7 +262,7 @@ impl GamesFile {
     ///
     /// # Errors
     /// When a game holds an illegal move.
-    pub fn to_bytes(&self) -> anyhow::Result<Vec<u8>> {
+    pub fn to_bytes(&self) -> Result<Vec<u8>, Error> {
         let mut header = String::new();
         let _ = write!(
             header,
@@ -239,14 +275,8 @@ impl GamesFile {
         out.extend_from_slice(header.as_bytes());
         push_u32(&mut out, self.records.len())?;
         for g in &self.records {
-            g.encode(&mut out).map_err(|e| {
-                anyhow::anyhow!(
-                    "game {}: move {} ({}) is illegal",
-                    g.number,
-                    e.ply + 1,
-                    e.square
-                )
-            })?;
+            g.encode(&mut out)
+                .map_err(|e| Error::IllegalMove(g.number, e.ply, e.square))?;
         }
         let crc = crc32(&out);
         out.extend_from_slice(&crc.to_le_bytes());
@@ -259,68 +289,77 @@ impl GamesFile {
     }
 
     /// Reads a games file; `name` names it in errors.
-    pub fn from_bytes(bytes: &[u8], name: &str) -> anyhow::Result<GamesFile> {
+    ///
+    /// # Errors
+    /// Not a games file, damaged, or games outside its shard or out of order.
+    pub fn from_bytes(bytes: &[u8], name: &str) -> Result<GamesFile, FormatError> {
+        let err = |problem| FormatError {
+            file: name.to_string(),
+            problem,
+        };
         if !Self::is_games(bytes) {
-            bail!("{name} is not a self-play games file");
+            return Err(err(Problem::NotA("self-play games file")));
         }
         if bytes.len() < MAGIC.len() + 12 {
-            bail!("{name} is cut short");
+            return Err(err(Problem::CutShort));
         }
         let (body, tail) = bytes.split_at(bytes.len() - 4);
         let stored = u32::from_le_bytes([tail[0], tail[1], tail[2], tail[3]]);
         if crc32(body) != stored {
-            bail!("{name} is damaged (its checksum does not match)");
+            return Err(err(Problem::Damaged("its checksum does not match")));
         }
         let mut at = MAGIC.len();
-        let header_len = read_u32(body, &mut at).context(format!("{name}: no header"))?;
+        let header_len = read_u32(body, &mut at).ok_or(err(Problem::No("header")))?;
         let header = body
             .get(at..at + header_len)
             .and_then(|h| std::str::from_utf8(h).ok())
-            .with_context(|| format!("{name}: the header is damaged"))?;
+            .ok_or(err(Problem::HeaderDamaged))?;
         at += header_len;
-        let field = |key: &str| {
+        let field = |key: &'static str| {
             header
                 .lines()
                 .find_map(|l| l.strip_prefix(key)?.strip_prefix('='))
-                .with_context(|| format!("{name}: the header has no {key}"))
+                .ok_or(err(Problem::NoField(key)))
         };
         let target = field("target")?.to_string();
         if target.contains(['/', '\\']) || !target.ends_with(".games") {
-            bail!("{name}: {target:?} is not a games file name");
+            return Err(err(Problem::TargetName(target, "games")));
         }
         let job = field("job")?.to_string();
         let exact: u32 = field("exact")?
             .parse()
-            .with_context(|| format!("{name}: exact is not a number"))?;
-        let shard = part::parse_shard(field("shard")?)
-            .map_err(|e| anyhow::anyhow!("{name}: shard: {e}"))?;
+            .map_err(|e| err(Problem::NotANumber("exact", e)))?;
+        let shard: Shard = field("shard")?
+            .parse()
+            .map_err(|e| err(Problem::ShardField(e)))?;
         let games: usize = field("games")?
             .parse()
-            .with_context(|| format!("{name}: games is not a number"))?;
-        let count = read_u32(body, &mut at).context(format!("{name}: no game count"))?;
+            .map_err(|e| err(Problem::NotANumber("games", e)))?;
+        let count = read_u32(body, &mut at).ok_or(err(Problem::No("game count")))?;
         let mut records = Vec::with_capacity(count.min(1 << 20));
         for i in 0..count {
             let (game, used) = body
                 .get(at..)
                 .and_then(GameRecord::decode)
-                .with_context(|| format!("{name}: game record {i} is damaged"))?;
+                .ok_or(err(Problem::Game(i)))?;
             at += used;
             if game.number >= games || !shard.holds(game.number) {
-                bail!(
-                    "{name}: game {} does not belong to shard {shard} of {games} games",
-                    game.number
-                );
+                return Err(err(Problem::NotInShard {
+                    game: game.number,
+                    shard,
+                    games,
+                }));
             }
             if records
                 .last()
                 .is_some_and(|p: &GameRecord| p.number >= game.number)
             {
-                bail!("{name}: game {} is out of order", game.number);
+                return Err(err(Problem::OutOfOrder(game.number)));
             }
             records.push(game);
         }
         if at != body.len() {
-            bail!("{name}: {} bytes after the last game", body.len() - at);
+            return Err(err(Problem::AfterGames(body.len() - at)));
         }
         Ok(GamesFile {
             target,
@@ -342,11 +381,14 @@ impl GamesFile {
 }
 
 /// Writes a games file through a temporary file, so a cut run leaves no half file.
-pub fn write(path: &Path, file: &GamesFile) -> anyhow::Result<()> {
+///
+/// # Errors
+/// A game with an illegal move, or the file cannot be written.
+pub fn write(path: &Path, file: &GamesFile) -> Result<(), Error> {
     let bytes = file.to_bytes()?;
     let tmp = path.with_extension("games.tmp");
-    fs::write(&tmp, &bytes).with_context(|| format!("writing {}", tmp.display()))?;
-    fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))?;
+    fs::write(&tmp, &bytes).map_err(FileError::on("writing", &tmp))?;
+    fs::rename(&tmp, path).map_err(FileError::on("writing", path))?;
     Ok(())
 }
 
@@ -354,9 +396,9 @@ pub fn write(path: &Path, file: &GamesFile) -> anyhow::Result<()> {
 ///
 /// # Errors
 /// Shards of different jobs, a shard missing or given twice, a game missing.
-pub fn join(shards: &[(String, GamesFile)]) -> anyhow::Result<GamesFile> {
+pub fn join(shards: &[(String, GamesFile)]) -> Result<GamesFile, JoinError> {
     let Some((first_name, first)) = shards.first() else {
-        bail!("no shards to join");
+        return Err(JoinError::NoGames);
     };
     let count = first.shard.count;
     let mut seen = BTreeMap::new();
@@ -365,24 +407,24 @@ pub fn join(shards: &[(String, GamesFile)]) -> anyhow::Result<GamesFile> {
         if (&s.target, &s.job, s.exact, s.games, s.shard.count)
             != (&first.target, &first.job, first.exact, first.games, count)
         {
-            bail!("{name} and {first_name} are shards of different runs");
+            return Err(JoinError::DifferentRuns(name.clone(), first_name.clone()));
         }
         if let Some(other) = seen.insert(s.shard.index, name) {
-            bail!("{name} and {other} are both shard {}", s.shard);
+            return Err(JoinError::Twice(name.clone(), other.clone(), s.shard));
         }
         for g in &s.records {
             games.insert(g.number, g.clone());
         }
     }
     if let Some(missing) = (0..count).find(|k| !seen.contains_key(k)) {
-        bail!("shard {missing}/{count} of {first_name}'s run is missing");
+        return Err(JoinError::GamesShardMissing(
+            missing,
+            count,
+            first_name.clone(),
+        ));
     }
     if games.len() != first.games {
-        bail!(
-            "the shards hold {} of the run's {} games",
-            games.len(),
-            first.games
-        );
+        return Err(JoinError::GamesMissing(games.len(), first.games));
     }
     Ok(GamesFile {
         target: first.target.clone(),
@@ -394,8 +436,8 @@ pub fn join(shards: &[(String, GamesFile)]) -> anyhow::Result<GamesFile> {
     })
 }
 
-fn push_u32(out: &mut Vec<u8>, n: usize) -> anyhow::Result<()> {
-    let n = u32::try_from(n).context("too large for a games file")?;
+fn push_u32(out: &mut Vec<u8>, n: usize) -> Result<(), Error> {
+    let n = u32::try_from(n).map_err(Error::TooLarge)?;
     out.extend_from_slice(&n.to_le_bytes());
     Ok(())
 }

@@ -1,4 +1,4 @@
-//! `reversi train label`: the positions of a data file labelled again by deeper searches
+//! Relabelling (`reversi train label`): the positions of a data file labelled again by deeper searches
 //! and exact solves (self-play positions, say, played at depth 8 and labelled at depth 14).
 //!
 //! Every position is searched on its own, one thread on a table cleared before it, so its
@@ -10,72 +10,67 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use anyhow::Context;
-use clap::Args;
 use reversi_engine::engine::{Engine, Limits};
 use reversi_engine::pattern::crc32;
 
-use super::data::{self, Kind, Record};
-use super::parallel;
-use super::shard::{self, Shard, ShardFile};
+use crate::data;
+use crate::error::{Error, FileError};
+use crate::evals::eval_of;
+use crate::part::Shard;
+use crate::records::{Kind, Record};
+use crate::shard::{self, ShardFile};
+use crate::{parallel, Progress};
 
-/// `reversi train label` options.
-#[derive(Debug, Args)]
-pub struct LabelArgs {
+/// What `reversi train label` labels, and how.
+#[derive(Debug, Clone)]
+pub struct LabelOptions {
     /// The data file whose positions to label (a `train selfplay` or `train data` file).
-    #[arg(long)]
     pub data: PathBuf,
     /// Folder to write the labelled file to, under the input's name (or its shard file).
-    #[arg(long)]
     pub out: PathBuf,
     /// Depth of the midgame searches.
-    #[arg(long, default_value_t = 12)]
     pub depth: u32,
-    /// Solve positions with this many empties or fewer exactly.
-    #[arg(long, default_value_t = 18)]
+    /// Positions with this many empties or fewer are solved exactly.
     pub exact_empties: u32,
-    /// Weights of the searches [default: the shipped weights].
-    #[arg(long)]
+    /// Weights of the searches (`None`: the shipped weights).
     pub weights: Option<PathBuf>,
     /// Transposition table of each thread, in MB (cleared before every position).
-    #[arg(long, default_value_t = 16, value_parser = crate::options::hash_mb)]
     pub hash_mb: usize,
-    /// Label only shard K of N (the positions numbered K modulo N) into
-    /// `NAME-K-of-N.bin`; `train merge` joins the N shards into the file one run writes.
-    #[arg(long, value_parser = shard::parse_shard)]
+    /// Label only this shard of the positions.
     pub shard: Option<Shard>,
-    /// Positions labelled at once, one thread each (the labels do not depend on it).
-    #[arg(long, default_value_t = 1, value_parser = crate::options::threads)]
+    /// Positions labelled at once, one thread each.
     pub threads: usize,
 }
 
-pub fn run(a: &LabelArgs) -> anyhow::Result<()> {
+/// Labels the positions of `a.data` into `a.out` (skipped if the file is there), telling
+/// `progress` how far it got.
+///
+/// # Errors
+/// An input that is not a data file or cannot be read, an output that would overwrite it or
+/// cannot be written, weights that do not load.
+pub fn run(a: &LabelOptions, progress: &dyn Progress) -> Result<(), Error> {
     let name = a
         .data
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .filter(|n| n.ends_with(".bin"))
-        .with_context(|| format!("{} is not a data file (NAME.bin)", a.data.display()))?;
+        .ok_or_else(|| Error::NotADataFileName(a.data.clone()))?;
     let stem = name.trim_end_matches(".bin");
     let target = a.out.join(match a.shard {
         Some(s) => s.file_name(stem),
         None => name.clone(),
     });
     if target.exists() {
-        eprintln!("{}: done before, skipped", target.display());
+        progress.line(&format!("{}: done before, skipped", target.display()));
         return Ok(());
     }
     if a.out.join(&name) == a.data {
-        anyhow::bail!(
-            "--out {} would overwrite the input {}; give another folder",
-            a.out.display(),
-            a.data.display()
-        );
+        return Err(Error::WouldOverwrite(a.out.clone(), a.data.clone()));
     }
-    let bytes = std::fs::read(&a.data).with_context(|| format!("reading {}", a.data.display()))?;
+    let bytes = std::fs::read(&a.data).map_err(FileError::on("reading", &a.data))?;
     let input = data::read(&a.data)?;
-    std::fs::create_dir_all(&a.out).with_context(|| format!("creating {}", a.out.display()))?;
-    let (eval, weights) = super::eval_of(a.weights.as_deref())?;
+    std::fs::create_dir_all(&a.out).map_err(FileError::on("creating", &a.out))?;
+    let (eval, weights) = eval_of(a.weights.as_deref())?;
     let limits = Limits::midgame(a.depth);
     let mine: Vec<usize> = (0..input.len())
         .filter(|&i| a.shard.is_none_or(|s| s.holds(i)))
@@ -110,12 +105,12 @@ pub fn run(a: &LabelArgs) -> anyhow::Result<()> {
             if last.elapsed() >= Duration::from_secs(10) && done < mine.len() {
                 *last = Instant::now();
                 let secs = t.elapsed().as_secs_f64();
-                eprintln!(
+                progress.line(&format!(
                     "{}: {done}/{} positions, {secs:.0} s, about {:.0} s to go",
                     target.display(),
                     mine.len(),
                     secs / done as f64 * (mine.len() - done) as f64
-                );
+                ));
             }
         },
     );
@@ -138,12 +133,12 @@ pub fn run(a: &LabelArgs) -> anyhow::Result<()> {
         }
         None => data::write_data(&target, &labels)?,
     }
-    eprintln!(
+    progress.line(&format!(
         "wrote {} ({} positions, {} solved) in {:.1} s",
         target.display(),
         labels.len(),
         labels.iter().filter(|r| r.kind == Kind::Solved).count(),
         t.elapsed().as_secs_f64()
-    );
+    ));
     Ok(())
 }

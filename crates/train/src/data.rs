@@ -1,4 +1,4 @@
-//! `reversi train data`: training positions from the WTHOR games, labelled by exact solves
+//! WTHOR labelling (`reversi train data`): training positions from the WTHOR games, labelled by exact solves
 //! near the end and by the games' theoretical scores before that, one file per year (or per
 //! year and shard).
 //!
@@ -17,22 +17,26 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Context};
 use reversi_engine::engine::{Engine, Limits};
 use reversi_engine::search::final_score;
 use reversi_engine::{Board, Sq};
 use reversi_formats::wthor::{parse_wtb, Game};
 
-use super::games::GamesFile;
-use super::parallel;
-use super::records::decode_file;
-pub use super::records::{average_theoretical, encode, files, Kind, Record};
-use super::shard::{self, Shard, ShardFile};
+use crate::error::{Error, FileError};
+use crate::games::GamesFile;
+use crate::parallel;
+use crate::part::Shard;
+use crate::records::{decode_file, encode, Kind, Record};
+use crate::shard::{self, ShardFile};
+use crate::Progress;
 
 /// Reads a data file, the records of a shard file (`--shard`, see shard.rs) or the labelled
 /// positions of a self-play games file (games.rs).
-pub fn read(path: &Path) -> anyhow::Result<Vec<Record>> {
-    let bytes = fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+///
+/// # Errors
+/// The file cannot be read, or is none of the three or damaged.
+pub fn read(path: &Path) -> Result<Vec<Record>, Error> {
+    let bytes = fs::read(path).map_err(FileError::on("reading", path))?;
     let name = path.display().to_string();
     if GamesFile::is_games(&bytes) {
         return Ok(GamesFile::from_bytes(&bytes, &name)?.positions());
@@ -41,7 +45,7 @@ pub fn read(path: &Path) -> anyhow::Result<Vec<Record>> {
         let file = ShardFile::from_bytes(&bytes, &name)?;
         return Ok(file.records().copied().collect());
     }
-    decode_file(&bytes, &name)
+    Ok(decode_file(&bytes, &name)?)
 }
 
 /// The year of a data file named `wthor-YYYY` or `wthor-YYYY-K-of-N` (a shard).
@@ -73,12 +77,24 @@ pub fn replay(game: &Game) -> Option<Vec<(Board, bool)>> {
 }
 
 /// The exact value of `b` for the side to move (passing if it must).
+///
+/// # Examples
+/// ```
+/// use reversi_engine::engine::Engine;
+/// use reversi_engine::Board;
+///
+/// // A full board, every disc the mover's: the game is over and the mover won 64-0.
+/// let board = Board::new(u64::MAX, 0);
+/// assert_eq!(reversi_train::data::solve(&Engine::new(1, 1), board), 64);
+/// ```
+#[must_use]
 pub fn solve(engine: &Engine, b: Board) -> i32 {
     value(engine, b, &Limits::exact())
 }
 
 /// The value of `b` for the side to move by a search under `limits` (passing if it must;
 /// the final score when the game is over).
+#[must_use]
 pub fn value(engine: &Engine, b: Board, limits: &Limits) -> i32 {
     let stop = AtomicBool::new(false);
     if b.moves() == 0 {
@@ -194,60 +210,66 @@ fn job(year: u16, games: usize, how: &Labelling) -> String {
     )
 }
 
-/// `reversi train data`: one file per year, or with `shard` one shard file per year.
+/// `reversi train data`: one file per year of the `.wtb` files in `wthor`, or with `shard`
+/// one shard file per year, into `out`; a file already there is skipped. Progress and a
+/// summary line per year go to `progress`.
+///
+/// # Errors
+/// No WTHOR files, a file that cannot be read or parsed, an output that cannot be written.
 pub fn run(
     wthor: &Path,
     out: &Path,
     how: &Labelling,
     shard: Option<Shard>,
     threads: usize,
-) -> anyhow::Result<()> {
-    fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
+    progress: &dyn Progress,
+) -> Result<(), Error> {
+    fs::create_dir_all(out).map_err(FileError::on("creating", out))?;
     let mut inputs: Vec<PathBuf> = fs::read_dir(wthor)
-        .with_context(|| format!("reading {}", wthor.display()))?
+        .map_err(FileError::on("reading", wthor))?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x.eq_ignore_ascii_case("wtb")))
         .collect();
     inputs.sort();
     if inputs.is_empty() {
-        bail!("no .wtb files in {}", wthor.display());
+        return Err(Error::NoWthorFiles(wthor.to_path_buf()));
     }
     let started = Instant::now();
     let (mut done, mut total) = (0usize, 0usize);
     for (k, input) in inputs.iter().enumerate() {
-        let bytes = fs::read(input).with_context(|| format!("reading {}", input.display()))?;
-        let db = parse_wtb(&bytes).with_context(|| format!("reading {}", input.display()))?;
+        let bytes = fs::read(input).map_err(FileError::on("reading", input))?;
+        let db = parse_wtb(&bytes).map_err(|e| Error::Wthor("reading", input.clone(), e))?;
         let stem = format!("wthor-{}", db.header.year);
         let target = out.join(match shard {
             Some(s) => s.file_name(&stem),
             None => format!("{stem}.bin"),
         });
         if target.exists() {
-            eprintln!(
+            progress.line(&format!(
                 "[{}/{}] {}: done before, skipped",
                 k + 1,
                 inputs.len(),
                 target.display()
-            );
+            ));
             continue;
         }
         let t = Instant::now();
         let last = Mutex::new(Instant::now());
-        let progress = |games: usize, of: usize| {
+        let report = |games: usize, of: usize| {
             let Ok(mut last) = last.lock() else { return };
             if last.elapsed() >= Duration::from_secs(10) && games < of {
                 *last = Instant::now();
                 let secs = t.elapsed().as_secs_f64();
-                eprintln!(
+                progress.line(&format!(
                     "[{}/{}] {}: {games}/{of} games, {secs:.0} s, about {:.0} s to go",
                     k + 1,
                     inputs.len(),
                     target.display(),
                     secs / games as f64 * (of - games) as f64
-                );
+                ));
             }
         };
-        let labelled = label_games(&db.games, shard, how, threads, &progress);
+        let labelled = label_games(&db.games, shard, how, threads, &report);
         let games = labelled.len();
         let skipped = labelled.iter().filter(|r| r.1.is_none()).count();
         let records: Vec<Record> = labelled
@@ -273,7 +295,7 @@ pub fn run(
         }
         done += games - skipped;
         total += records.len();
-        eprintln!(
+        progress.line(&format!(
             "[{}/{}] {}: {} games ({} skipped: illegal or unfinished), {} positions, {} solved, {:.1} s (total {:.0} s)",
             k + 1,
             inputs.len(),
@@ -284,29 +306,33 @@ pub fn run(
             records.iter().filter(|r| r.kind == Kind::Solved).count(),
             t.elapsed().as_secs_f64(),
             started.elapsed().as_secs_f64()
-        );
+        ));
     }
-    eprintln!(
+    progress.line(&format!(
         "{done} games, {total} positions written this run in {:.0} s",
         started.elapsed().as_secs_f64()
-    );
+    ));
     Ok(())
 }
 
 /// Writes a data file beside its final name, synced, and renames it into place (so a file
 /// that exists is complete).
-pub fn write_data(target: &Path, records: &[Record]) -> anyhow::Result<()> {
+///
+/// # Errors
+/// The file cannot be created, written or renamed.
+pub fn write_data(target: &Path, records: &[Record]) -> Result<(), FileError> {
     let tmp = target.with_extension("bin.part");
-    let mut f = fs::File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
+    let mut f = fs::File::create(&tmp).map_err(FileError::on("creating", &tmp))?;
     f.write_all(&encode(records))
         .and_then(|()| f.sync_all())
-        .with_context(|| format!("writing {}", tmp.display()))?;
-    fs::rename(&tmp, target).with_context(|| format!("renaming {}", tmp.display()))
+        .map_err(FileError::on("writing", &tmp))?;
+    fs::rename(&tmp, target).map_err(FileError::on("renaming", &tmp))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::records::average_theoretical;
 
     fn games() -> Vec<Game> {
         let path = reversi_testkit::data_file("wthor/WTH_1990.wtb");

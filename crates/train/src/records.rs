@@ -2,13 +2,27 @@
 //! 18-byte records, the player's and the opponent's discs (u64 little-endian, side to move
 //! first), the label (i8, final disc difference for the side to move) and how it was found
 //! ([`Kind`]). Shard files (shard.rs) hold the same records behind a header.
+//!
+//! # Examples
+//! ```
+//! use reversi_engine::Board;
+//! use reversi_train::{decode_file, encode, Kind, Record};
+//!
+//! let records = [Record { board: Board::START, label: 4, kind: Kind::Searched }];
+//! let bytes = encode(&records);
+//! assert_eq!(&bytes[..8], b"RVTRAIN1");
+//! assert_eq!(bytes.len(), 8 + 18);
+//! assert_eq!(decode_file(&bytes, "start.bin").unwrap(), records);
+//! assert!(decode_file(&bytes[..20], "cut.bin").is_err());
+//! ```
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context};
 use reversi_engine::pattern::fit::Sample;
 use reversi_engine::Board;
+
+use crate::error::{Error, FileError, FormatError, Problem};
 
 const MAGIC: &[u8; 8] = b"RVTRAIN1";
 /// Bytes of a record.
@@ -50,12 +64,17 @@ impl Kind {
 /// A labelled position of a data file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Record {
+    /// The position, side to move first.
     pub board: Board,
+    /// The final disc difference for the side to move.
     pub label: i8,
+    /// How the label was found.
     pub kind: Kind,
 }
 
 impl Record {
+    /// The record as the fit takes it.
+    #[must_use]
     pub fn sample(&self) -> Sample {
         Sample {
             board: self.board,
@@ -64,6 +83,8 @@ impl Record {
     }
 }
 
+/// A plain data file's bytes: the magic, then the records.
+#[must_use]
 pub fn encode(records: &[Record]) -> Vec<u8> {
     let mut out = Vec::with_capacity(8 + RECORD * records.len());
     out.extend_from_slice(MAGIC);
@@ -107,25 +128,32 @@ pub fn decode_records(bytes: &[u8]) -> Result<Vec<Record>, usize> {
 }
 
 /// The records of a plain data file's bytes; `name` names it in errors.
-pub fn decode_file(bytes: &[u8], name: &str) -> anyhow::Result<Vec<Record>> {
+///
+/// # Errors
+/// Not a data file, records cut short or damaged.
+pub fn decode_file(bytes: &[u8], name: &str) -> Result<Vec<Record>, FormatError> {
+    let err = |problem| FormatError {
+        file: name.to_string(),
+        problem,
+    };
     if bytes.len() < 8 || &bytes[..8] != MAGIC {
-        bail!("{name} is not a training data file");
+        return Err(err(Problem::NotA("training data file")));
     }
     let body = &bytes[8..];
     if !body.len().is_multiple_of(RECORD) {
-        bail!(
-            "{name} is cut short: {} bytes after the magic is not a whole number of {RECORD}-byte records",
-            body.len()
-        );
+        return Err(err(Problem::PartRecord(body.len(), RECORD)));
     }
-    decode_records(body).map_err(|i| anyhow::anyhow!("{name}: record {i} is damaged"))
+    decode_records(body).map_err(|i| err(Problem::Record(i)))
 }
 
 /// The data files of a folder (`.bin` data and shard files, `.games` self-play games):
 /// (year or name, path), sorted by name.
-pub fn files(dir: &Path) -> anyhow::Result<Vec<(String, PathBuf)>> {
+///
+/// # Errors
+/// The folder cannot be read.
+pub fn files(dir: &Path) -> Result<Vec<(String, PathBuf)>, Error> {
     let mut out = Vec::new();
-    for e in fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))? {
+    for e in fs::read_dir(dir).map_err(FileError::on("reading", dir))? {
         let path = e?.path();
         if path.extension().is_some_and(|x| x == "bin" || x == "games") {
             let stem = path

@@ -19,17 +19,42 @@
 //! The merge puts the units back in their order and writes the records as one run would,
 //! so its output is the same bytes whatever N and whatever order the shards finished in.
 //! It refuses shards of different jobs, missing or doubled shards, and damaged files.
+//!
+//! # Examples
+//! ```
+//! use reversi_engine::Board;
+//! use reversi_train::{join, Kind, Record, Shard, ShardFile};
+//!
+//! let record = |n: u64| Record { board: Board::new(n << 20, 1), label: 0, kind: Kind::Searched };
+//! // A job of three units (one record each) in two shards, read back from their bytes.
+//! let shards: Vec<(String, ShardFile)> = (0..2)
+//!     .map(|index| {
+//!         let shard = Shard { index, count: 2 };
+//!         let file = ShardFile {
+//!             target: "selfplay-1.bin".into(),
+//!             job: "example".into(),
+//!             shard,
+//!             units: 3,
+//!             parts: (0..3).filter(|&u| shard.holds(u)).map(|u| (u, vec![record(u as u64)])).collect(),
+//!         };
+//!         let name = shard.file_name("selfplay-1");
+//!         (name.clone(), ShardFile::from_bytes(&file.to_bytes(), &name).unwrap())
+//!     })
+//!     .collect();
+//! assert_eq!(join(&shards).unwrap(), [record(0), record(1), record(2)]);
+//! assert!(join(&shards[1..]).is_err(), "shard 0/2 is missing");
+//! ```
 
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context};
 use reversi_engine::pattern::crc32;
 
-use super::games::GamesFile;
-pub use super::part::{parse_shard, Shard};
-use super::records::{self, Record};
+use crate::error::{Error, FileError, FormatError, JoinError, Problem};
+use crate::games::{self, GamesFile};
+use crate::part::Shard;
+use crate::records::{self, Record};
 
 const MAGIC: &[u8; 8] = b"RVSHARD1";
 
@@ -40,6 +65,7 @@ pub struct ShardFile {
     pub target: String,
     /// The command and the options that decide the records.
     pub job: String,
+    /// The part of the job the file holds.
     pub shard: Shard,
     /// Units of the whole job.
     pub units: usize,
@@ -48,6 +74,8 @@ pub struct ShardFile {
 }
 
 impl ShardFile {
+    /// The file's bytes.
+    #[must_use]
     pub fn to_bytes(&self) -> Vec<u8> {
         let header = format!(
             "target={}\njob={}\nshard={}\nunits={}\n",
@@ -76,42 +104,50 @@ impl ShardFile {
     }
 
     /// Reads a shard file; `name` names it in errors.
-    pub fn from_bytes(bytes: &[u8], name: &str) -> anyhow::Result<ShardFile> {
+    ///
+    /// # Errors
+    /// Not a shard file, damaged, or holding other units than its shard's.
+    pub fn from_bytes(bytes: &[u8], name: &str) -> Result<ShardFile, FormatError> {
+        let err = |problem| FormatError {
+            file: name.to_string(),
+            problem,
+        };
         if !Self::is_shard(bytes) {
-            bail!("{name} is not a shard file");
+            return Err(err(Problem::NotA("shard file")));
         }
         if bytes.len() < MAGIC.len() + 12 {
-            bail!("{name} is cut short");
+            return Err(err(Problem::CutShort));
         }
         let (body, crc) = bytes.split_at(bytes.len() - 4);
         if crc32(body).to_le_bytes() != crc {
-            bail!("{name} is damaged (checksum)");
+            return Err(err(Problem::Damaged("checksum")));
         }
         let mut at = MAGIC.len();
-        let mut take = |n: usize| -> anyhow::Result<&[u8]> {
+        let mut take = |n: usize| -> Result<&[u8], FormatError> {
             let end = at.checked_add(n).filter(|&e| e <= body.len());
             let Some(end) = end else {
-                bail!("{name} is cut short")
+                return Err(err(Problem::CutShort));
             };
             let s = &body[at..end];
             at = end;
             Ok(s)
         };
         let len = u32_of(take(4)?);
-        let header = std::str::from_utf8(take(len)?)
-            .with_context(|| format!("{name}: the header is not text"))?;
-        let field = |key: &str| -> anyhow::Result<&str> {
+        let header = std::str::from_utf8(take(len)?).map_err(|e| err(Problem::HeaderNotText(e)))?;
+        let field = |key: &'static str| -> Result<&str, FormatError> {
             header
                 .lines()
                 .find_map(|l| l.strip_prefix(key)?.strip_prefix('='))
-                .with_context(|| format!("{name}: the header has no {key}"))
+                .ok_or(err(Problem::NoField(key)))
         };
         let target = field("target")?.to_string();
         let job = field("job")?.to_string();
-        let shard = parse_shard(field("shard")?).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+        let shard: Shard = field("shard")?
+            .parse()
+            .map_err(|e| err(Problem::Shard(e)))?;
         let units: usize = field("units")?
             .parse()
-            .with_context(|| format!("{name}: the unit count is not a number"))?;
+            .map_err(|e| err(Problem::NotANumber("the unit count", e)))?;
         let count = u32_of(take(4)?);
         let mut table = Vec::new();
         for _ in 0..count {
@@ -121,12 +157,16 @@ impl ShardFile {
         let mut parts = Vec::with_capacity(table.len());
         for (number, len) in table {
             let bytes = take(len.saturating_mul(records::RECORD))?;
-            let records = records::decode_records(bytes)
-                .map_err(|i| anyhow::anyhow!("{name}: record {i} of unit {number} is damaged"))?;
+            let records = records::decode_records(bytes).map_err(|record| {
+                err(Problem::UnitRecord {
+                    record,
+                    unit: number,
+                })
+            })?;
             parts.push((number, records));
         }
         if at != body.len() {
-            bail!("{name} has bytes after its records");
+            return Err(err(Problem::AfterRecords));
         }
         let file = ShardFile {
             target,
@@ -138,11 +178,12 @@ impl ShardFile {
         let expected: Vec<usize> = (0..units).filter(|&u| shard.holds(u)).collect();
         let held: Vec<usize> = file.parts.iter().map(|p| p.0).collect();
         if held != expected {
-            bail!(
-                "{name}: shard {shard} of {units} units should hold units {}, holds {}",
-                list(&expected),
-                list(&held)
-            );
+            return Err(err(Problem::WrongUnits {
+                shard,
+                units,
+                expected: list(&expected),
+                held: list(&held),
+            }));
         }
         Ok(file)
     }
@@ -178,38 +219,36 @@ fn list(numbers: &[usize]) -> String {
 
 /// Writes a shard file beside its final name and renames it into place (so a file that
 /// exists is complete).
-pub fn write(path: &Path, file: &ShardFile) -> anyhow::Result<()> {
+///
+/// # Errors
+/// The file cannot be written or renamed.
+pub fn write(path: &Path, file: &ShardFile) -> Result<(), FileError> {
     let tmp = path.with_extension("bin.part");
-    fs::write(&tmp, file.to_bytes()).with_context(|| format!("writing {}", tmp.display()))?;
-    fs::rename(&tmp, path).with_context(|| format!("renaming {}", tmp.display()))
+    fs::write(&tmp, file.to_bytes()).map_err(FileError::on("writing", &tmp))?;
+    fs::rename(&tmp, path).map_err(FileError::on("renaming", &tmp))
 }
 
 /// The records of one run, from the complete set of shards of a target.
-pub fn join(files: &[(String, ShardFile)]) -> anyhow::Result<Vec<Record>> {
+///
+/// # Errors
+/// Shards of different jobs, two different files for one shard, shards missing.
+pub fn join(files: &[(String, ShardFile)]) -> Result<Vec<Record>, JoinError> {
     let Some((first_name, first)) = files.first() else {
-        bail!("no shard files to merge");
+        return Err(JoinError::NoShards);
     };
     let count = first.shard.count;
     let mut by_index: Vec<Option<&(String, ShardFile)>> = vec![None; count];
     for f in files {
         let (name, file) = f;
         if file.job != first.job || file.units != first.units || file.shard.count != count {
-            bail!(
-                "{name} and {first_name} are shards of different jobs ({}, {} units, {} shards; {}, {} units, {} shards)",
-                file.job,
-                file.units,
-                file.shard.count,
-                first.job,
-                first.units,
-                count
-            );
+            return Err(JoinError::DifferentJobs(Box::new([
+                (name.clone(), file.job.clone(), file.units, file.shard.count),
+                (first_name.clone(), first.job.clone(), first.units, count),
+            ])));
         }
         match by_index[file.shard.index] {
             Some((other, seen)) if seen != file => {
-                bail!(
-                    "{name} and {other} are both shard {} but differ",
-                    file.shard
-                )
+                return Err(JoinError::Differ(name.clone(), other.clone(), file.shard));
             }
             Some(_) => {}
             None => by_index[file.shard.index] = Some(f),
@@ -217,11 +256,11 @@ pub fn join(files: &[(String, ShardFile)]) -> anyhow::Result<Vec<Record>> {
     }
     let missing: Vec<usize> = (0..count).filter(|&k| by_index[k].is_none()).collect();
     if !missing.is_empty() {
-        bail!(
-            "{}: shards {} of {count} are missing",
-            first.target,
-            list(&missing)
-        );
+        return Err(JoinError::Missing(
+            first.target.clone(),
+            list(&missing),
+            count,
+        ));
     }
     let mut units: Vec<&[Record]> = vec![&[]; first.units];
     for (_, file) in by_index.into_iter().flatten() {
@@ -235,7 +274,11 @@ pub fn join(files: &[(String, ShardFile)]) -> anyhow::Result<Vec<Record>> {
 /// `reversi train merge --out DIR INPUTS…`: every target found among the shard files (or
 /// the shard files in the folders) of `inputs`, joined into `out/TARGET`. Returns the
 /// targets written with their record counts.
-pub fn merge(out: &Path, inputs: &[PathBuf]) -> anyhow::Result<Vec<(PathBuf, usize)>> {
+///
+/// # Errors
+/// An input cannot be read or is damaged, no shard files, shards that do not join, an output
+/// that cannot be written.
+pub fn merge(out: &Path, inputs: &[PathBuf]) -> Result<Vec<(PathBuf, usize)>, Error> {
     let mut paths = Vec::new();
     for input in inputs {
         if input.is_dir() {
@@ -249,7 +292,7 @@ pub fn merge(out: &Path, inputs: &[PathBuf]) -> anyhow::Result<Vec<(PathBuf, usi
     let mut targets: BTreeMap<String, Vec<(String, ShardFile)>> = BTreeMap::new();
     let mut games: BTreeMap<String, Vec<(String, GamesFile)>> = BTreeMap::new();
     for path in &paths {
-        let bytes = fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+        let bytes = fs::read(path).map_err(FileError::on("reading", path))?;
         let name = path.display().to_string();
         if GamesFile::is_games(&bytes) {
             let file = GamesFile::from_bytes(&bytes, &name)?;
@@ -267,7 +310,11 @@ pub fn merge(out: &Path, inputs: &[PathBuf]) -> anyhow::Result<Vec<(PathBuf, usi
         }
         let file = ShardFile::from_bytes(&bytes, &name)?;
         if file.target.contains(['/', '\\']) || !file.target.ends_with(".bin") {
-            bail!("{name}: {:?} is not a data file name", file.target);
+            return Err(FormatError {
+                file: name,
+                problem: Problem::TargetName(file.target, "data"),
+            }
+            .into());
         }
         targets
             .entry(file.target.clone())
@@ -275,23 +322,22 @@ pub fn merge(out: &Path, inputs: &[PathBuf]) -> anyhow::Result<Vec<(PathBuf, usi
             .push((name, file));
     }
     if targets.is_empty() && games.is_empty() {
-        bail!("no shard files among the inputs");
+        return Err(JoinError::NoInputs.into());
     }
-    fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
+    fs::create_dir_all(out).map_err(FileError::on("creating", out))?;
     let mut written = Vec::new();
     for (target, files) in games {
-        let whole = super::games::join(&files)?;
+        let whole = games::join(&files)?;
         let path = out.join(&target);
-        super::games::write(&path, &whole)?;
+        games::write(&path, &whole)?;
         written.push((path, whole.positions().len()));
     }
     for (target, files) in targets {
         let records = join(&files)?;
         let path = out.join(&target);
         let tmp = path.with_extension("bin.part");
-        fs::write(&tmp, records::encode(&records))
-            .with_context(|| format!("writing {}", tmp.display()))?;
-        fs::rename(&tmp, &path).with_context(|| format!("renaming {}", tmp.display()))?;
+        fs::write(&tmp, records::encode(&records)).map_err(FileError::on("writing", &tmp))?;
+        fs::rename(&tmp, &path).map_err(FileError::on("renaming", &tmp))?;
         written.push((path, records.len()));
     }
     Ok(written)
@@ -338,10 +384,11 @@ mod tests {
 
     #[test]
     fn shard_parsing() {
-        assert_eq!(parse_shard("1/4"), Ok(Shard { index: 1, count: 4 }));
-        assert!(parse_shard("4/4").unwrap_err().contains("0 <= K < N"));
-        assert!(parse_shard("0/0").is_err());
-        assert!(parse_shard("x").is_err());
+        let parse = |text: &str| text.parse::<Shard>().map_err(|e| e.to_string());
+        assert_eq!(parse("1/4"), Ok(Shard { index: 1, count: 4 }));
+        assert!(parse("4/4").unwrap_err().contains("0 <= K < N"));
+        assert!(parse("0/0").is_err());
+        assert!(parse("x").is_err());
         assert_eq!(Shard { index: 1, count: 4 }.to_string(), "1/4");
     }
 

@@ -1,4 +1,4 @@
-//! `reversi train selfplay`: labelled positions from the engine's own games on XOT
+//! Self-play (`reversi train selfplay`): labelled positions from the engine's own games on XOT
 //! openings, one file per run (`selfplay-SEED.bin`) or, with `--shard K/N`, one shard file
 //! holding the games numbered K modulo N (shard.rs), which `train merge` joins into the
 //! run's file.
@@ -12,35 +12,54 @@
 //! solved on a cleared table, so a game's records do not depend on the games before it, on
 //! `--threads` or on the sharding.
 
+use std::fmt;
 use std::path::PathBuf;
+use std::str::FromStr;
 use std::sync::Mutex;
 use std::time::Instant;
 
-use anyhow::Context;
-use clap::Args;
 use reversi_core::{parse_transcript, BoardSize, Move, Position, Rules};
 use reversi_engine::engine::{Engine, Limits};
 use reversi_engine::pattern::crc32;
 use reversi_engine::rng::XorShift64;
 use reversi_engine::{Board, Sq};
 
-use super::data::{self, Kind, Record};
-use super::duel::{all_openings, engine_with, openings, play};
-use super::games::{self, GameRecord, GamesFile};
-use super::parallel;
-use super::shard::{self, Shard, ShardFile};
+use crate::data;
+use crate::duel::{all_openings, engine_with, openings, play};
+use crate::error::{Error, FileError};
+use crate::evals::eval_of;
+use crate::games::{self, GameRecord, GamesFile};
+use crate::part::Shard;
+use crate::records::{Kind, Record};
+use crate::shard::{self, ShardFile};
+use crate::{parallel, Progress};
 
 /// What `reversi train selfplay` writes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Output {
+    /// `selfplay-SEED.bin`: each position labelled by the search that played it and exact
+    /// solves near the end.
     Positions,
+    /// `selfplay-SEED.games`: the games' moves (games.rs).
     Games,
 }
 
-/// `--random-moves N` or `A-B`.
+/// How many random moves a game plays after its opening: `N`, or `A-B` for a number drawn
+/// for each game from A to B.
+///
+/// # Examples
+/// ```
+/// use reversi_train::selfplay::RandomMoves;
+///
+/// assert_eq!("2-9".parse(), Ok(RandomMoves { lo: 2, hi: 9 }));
+/// assert_eq!("4".parse::<RandomMoves>().unwrap().to_string(), "4");
+/// assert!("9-2".parse::<RandomMoves>().is_err());
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RandomMoves {
+    /// The fewest.
     pub lo: u32,
+    /// The most.
     pub hi: u32,
 }
 
@@ -54,69 +73,75 @@ impl std::fmt::Display for RandomMoves {
     }
 }
 
-fn parse_random_moves(text: &str) -> Result<RandomMoves, String> {
-    let bad = || format!("{text:?} is not a number of moves: give N or A-B with A <= B <= 60");
-    let number = |t: &str| t.trim().parse::<u32>().map_err(|_| bad());
-    let (lo, hi) = match text.split_once('-') {
-        Some((a, b)) => (number(a)?, number(b)?),
-        None => (number(text)?, number(text)?),
-    };
-    if lo > hi || hi > 60 {
-        return Err(bad());
+/// Text that is not `N` or `A-B` with A <= B <= 60 (the text).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseRandomMovesError(pub String);
+
+impl fmt::Display for ParseRandomMovesError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{:?} is not a number of moves: give N or A-B with A <= B <= 60",
+            self.0
+        )
     }
-    Ok(RandomMoves { lo, hi })
 }
 
-/// `reversi train selfplay` options.
-#[derive(Debug, Args)]
-pub struct SelfplayArgs {
-    /// Data folder to write `selfplay-SEED.bin` (or its shard file) to.
-    #[arg(long)]
+impl std::error::Error for ParseRandomMovesError {}
+
+impl FromStr for RandomMoves {
+    type Err = ParseRandomMovesError;
+
+    fn from_str(text: &str) -> Result<RandomMoves, ParseRandomMovesError> {
+        let bad = || ParseRandomMovesError(text.to_string());
+        let number = |t: &str| t.trim().parse::<u32>().map_err(|_| bad());
+        let (lo, hi) = match text.split_once('-') {
+            Some((a, b)) => (number(a)?, number(b)?),
+            None => (number(text)?, number(text)?),
+        };
+        if lo > hi || hi > 60 {
+            return Err(bad());
+        }
+        Ok(RandomMoves { lo, hi })
+    }
+}
+
+/// What a self-play run plays and writes.
+#[derive(Debug, Clone)]
+pub struct SelfplayOptions {
+    /// Data folder to write `selfplay-SEED.bin` (or `.games`, or a shard file) to.
     pub out: PathBuf,
-    /// Games (from consecutive XOT openings starting at the seed's offset; with
-    /// `--random-moves` the list is taken again from its start when it runs out).
-    #[arg(long, default_value_t = 200)]
+    /// Games, from consecutive openings starting at the seed's offset.
     pub games: usize,
     /// Depth of the searches that play and label the positions.
-    #[arg(long, default_value_t = 8)]
     pub depth: u32,
-    /// Solve positions with this many empties or fewer exactly.
-    #[arg(long, default_value_t = 14)]
+    /// Positions with this many empties or fewer are solved exactly.
     pub exact_empties: u32,
-    /// Random legal moves each game plays after its XOT opening before the engine takes
-    /// over (drawn from the seed and the game's number: the same whatever the threads or
-    /// shards): N, or A-B for a number drawn for each game from A to B, so that the engine
-    /// takes over at every stage of the game.
-    #[arg(long, default_value = "0", value_parser = parse_random_moves)]
+    /// Random legal moves each game plays after its opening.
     pub random_moves: RandomMoves,
-    /// What to write: `positions` (`selfplay-SEED.bin`, each position labelled by the
-    /// search that played it and exact solves near the end) or `games` (`selfplay-SEED.games`,
-    /// the games' moves in about 25 bytes a game, both sides solving exactly from
-    /// `--exact-empties`; each position is labelled with its game's final score when read).
-    #[arg(long, value_enum, default_value_t = Output::Positions)]
+    /// What to write.
     pub format: Output,
     /// Picks the first opening (seed × games) and names the file.
-    #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Weights of the playing engine [default: the shipped weights].
-    #[arg(long)]
+    /// Weights of the playing engine (`None`: the shipped weights).
     pub weights: Option<PathBuf>,
-    /// XOT openings [default: the shared data's xot-large.txt]
-    #[arg(long)]
-    pub openings: Option<PathBuf>,
-    /// Play only shard K of N (the games numbered K modulo N) into
-    /// `selfplay-SEED-K-of-N.bin`; `train merge` joins the N shards into the file one run
-    /// writes.
-    #[arg(long, value_parser = shard::parse_shard)]
+    /// The XOT openings file.
+    pub openings: PathBuf,
+    /// Play only this shard of the games.
     pub shard: Option<Shard>,
-    /// Games played at once, one thread each (the records do not depend on it).
-    #[arg(long, default_value_t = 1, value_parser = crate::options::threads)]
+    /// Games played at once, one thread each.
     pub threads: usize,
 }
 
-pub fn run(a: &SelfplayArgs) -> anyhow::Result<()> {
+/// Plays a self-play run and writes its file (skipped if it is there), telling `progress`
+/// every ten games.
+///
+/// # Errors
+/// Openings or weights that cannot be read, too few openings, an output that cannot be
+/// written.
+pub fn run(a: &SelfplayOptions, progress: &dyn Progress) -> Result<(), Error> {
     if a.format == Output::Games {
-        return run_games(a);
+        return run_games(a, progress);
     }
     let stem = format!("selfplay-{}", a.seed);
     let target = a.out.join(match a.shard {
@@ -124,27 +149,27 @@ pub fn run(a: &SelfplayArgs) -> anyhow::Result<()> {
         None => format!("{stem}.bin"),
     });
     if target.exists() {
-        eprintln!("{}: done before, skipped", target.display());
+        progress.line(&format!("{}: done before, skipped", target.display()));
         return Ok(());
     }
-    let path = a.openings.clone().unwrap_or_else(crate::data::xot_openings);
-    let from = usize::try_from(a.seed)?.saturating_mul(a.games);
+    let path = &a.openings;
+    let from = usize::try_from(a.seed)
+        .unwrap_or(usize::MAX)
+        .saturating_mul(a.games);
     // Without random moves a game repeated from the same opening would be the same game.
     let openings = if a.random_moves.hi == 0 {
-        openings(&path, from, a.games)
-            .context("without --random-moves each opening is played once")?
+        openings(path, from, a.games).map_err(|e| Error::OpeningsOnce(Box::new(e)))?
     } else {
-        let all = all_openings(&path)?;
+        let all = all_openings(path)?;
         if all.is_empty() {
-            anyhow::bail!("{} holds no openings", path.display());
+            return Err(Error::NoOpenings(path.clone()));
         }
         let first = from % all.len();
         (0..a.games).map(|g| all[(first + g) % all.len()]).collect()
     };
-    let openings_crc =
-        crc32(&std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?);
-    std::fs::create_dir_all(&a.out).with_context(|| format!("creating {}", a.out.display()))?;
-    let (eval, weights) = super::eval_of(a.weights.as_deref())?;
+    let openings_crc = crc32(&std::fs::read(path).map_err(FileError::on("reading", path))?);
+    std::fs::create_dir_all(&a.out).map_err(FileError::on("creating", &a.out))?;
+    let (eval, weights) = eval_of(a.weights.as_deref())?;
     let limits = Limits::midgame(a.depth);
     let mine: Vec<usize> = (0..a.games)
         .filter(|&g| a.shard.is_none_or(|s| s.holds(g)))
@@ -184,11 +209,11 @@ pub fn run(a: &SelfplayArgs) -> anyhow::Result<()> {
             if done >= *reported + 10 || done == mine.len() {
                 *reported = done;
                 let positions: usize = so_far.iter().flatten().map(Vec::len).sum();
-                eprintln!(
+                progress.line(&format!(
                     "game {done}/{}: {positions} positions [{:.0} s]",
                     mine.len(),
                     t.elapsed().as_secs_f64()
-                );
+                ));
             }
         },
     );
@@ -209,11 +234,11 @@ pub fn run(a: &SelfplayArgs) -> anyhow::Result<()> {
         }
         None => data::write_data(&target, &games.concat())?,
     }
-    eprintln!(
+    progress.line(&format!(
         "wrote {} ({positions} positions) in {:.1} s",
         target.display(),
         t.elapsed().as_secs_f64()
-    );
+    ));
     Ok(())
 }
 
@@ -263,26 +288,28 @@ fn random_moves(
 /// `reversi train selfplay --format games`: the games' moves, both sides the same engine at
 /// `--depth` solving exactly from `--exact-empties`, into `selfplay-SEED.games` (or its shard
 /// file).
-fn run_games(a: &SelfplayArgs) -> anyhow::Result<()> {
+fn run_games(a: &SelfplayOptions, progress: &dyn Progress) -> Result<(), Error> {
     let stem = format!("selfplay-{}", a.seed);
     let target = a.out.join(match a.shard {
         Some(s) => format!("{stem}-{}-of-{}.games", s.index, s.count),
         None => format!("{stem}.games"),
     });
     if target.exists() {
-        eprintln!("{}: done before, skipped", target.display());
+        progress.line(&format!("{}: done before, skipped", target.display()));
         return Ok(());
     }
-    let path = a.openings.clone().unwrap_or_else(crate::data::xot_openings);
-    let all = opening_moves(&path)?;
+    let path = &a.openings;
+    let all = opening_moves(path)?;
     if all.is_empty() {
-        anyhow::bail!("{} holds no openings", path.display());
+        return Err(Error::NoOpenings(path.clone()));
     }
-    let first = usize::try_from(a.seed)?.saturating_mul(a.games) % all.len();
-    let openings_crc =
-        crc32(&std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?);
-    std::fs::create_dir_all(&a.out).with_context(|| format!("creating {}", a.out.display()))?;
-    let (eval, weights) = super::eval_of(a.weights.as_deref())?;
+    let first = usize::try_from(a.seed)
+        .unwrap_or(usize::MAX)
+        .saturating_mul(a.games)
+        % all.len();
+    let openings_crc = crc32(&std::fs::read(path).map_err(FileError::on("reading", path))?);
+    std::fs::create_dir_all(&a.out).map_err(FileError::on("creating", &a.out))?;
+    let (eval, weights) = eval_of(a.weights.as_deref())?;
     let limits = Limits {
         exact_empties: a.exact_empties,
         ..Limits::midgame(a.depth)
@@ -307,11 +334,11 @@ fn run_games(a: &SelfplayArgs) -> anyhow::Result<()> {
             };
             if done >= *reported + 10 || done == mine.len() {
                 *reported = done;
-                eprintln!(
+                progress.line(&format!(
                     "game {done}/{} [{:.0} s]",
                     mine.len(),
                     t.elapsed().as_secs_f64()
-                );
+                ));
             }
         },
     );
@@ -328,13 +355,13 @@ fn run_games(a: &SelfplayArgs) -> anyhow::Result<()> {
     };
     games::write(&target, &file)?;
     let bytes = std::fs::metadata(&target).map(|m| m.len()).unwrap_or(0);
-    eprintln!(
+    progress.line(&format!(
         "wrote {} ({} games, {bytes} bytes, {} positions) in {:.1} s",
         target.display(),
         file.records.len(),
         file.positions().len(),
         t.elapsed().as_secs_f64()
-    );
+    ));
     Ok(())
 }
 
@@ -363,14 +390,14 @@ fn play_game(
 }
 
 /// Every opening of a transcript file as its moves.
-fn opening_moves(path: &std::path::Path) -> anyhow::Result<Vec<Vec<Sq>>> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("reading the openings {}", path.display()))?;
+fn opening_moves(path: &std::path::Path) -> Result<Vec<Vec<Sq>>, Error> {
+    let text =
+        std::fs::read_to_string(path).map_err(FileError::on("reading the openings", path))?;
     let start = Position::start(BoardSize::EIGHT, Rules::Othello);
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let game = parse_transcript(line.trim(), start.clone())
-            .with_context(|| format!("{}:{}", path.display(), i + 1))?;
+            .map_err(|e| Error::Transcript(format!("{}:{}", path.display(), i + 1), e))?;
         let moves = game
             .moves()
             .iter()
@@ -444,6 +471,7 @@ mod tests {
 
     #[test]
     fn a_range_of_random_moves_draws_each_count_in_it() {
+        let parse_random_moves = |t: &str| t.parse::<RandomMoves>();
         let range = parse_random_moves("2-9").expect("a range");
         assert_eq!(range, RandomMoves { lo: 2, hi: 9 });
         assert_eq!(range.to_string(), "2-9");
@@ -512,7 +540,7 @@ mod tests {
     }
 
     fn run_in(dir: &std::path::Path, shard: Option<Shard>, threads: usize) -> Vec<u8> {
-        let args = SelfplayArgs {
+        let args = SelfplayOptions {
             out: dir.to_path_buf(),
             games: 7,
             depth: 2,
@@ -521,11 +549,11 @@ mod tests {
             format: Output::Games,
             seed: 11,
             weights: None,
-            openings: Some(reversi_testkit::data_file("xot-large.txt")),
+            openings: reversi_testkit::data_file("xot-large.txt"),
             shard,
             threads,
         };
-        run(&args).expect("self-play");
+        run(&args, &|_: &str| {}).expect("self-play");
         let name = match shard {
             Some(s) => format!("selfplay-11-{}-of-{}.games", s.index, s.count),
             None => "selfplay-11.games".into(),
