@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use reversi_testkit::TestCommand;
+use reversi_testkit::{data_file, TestCommand};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -11,8 +11,7 @@ fn root() -> PathBuf {
 
 /// The first three FFO positions (14 empties each) in a file of their own.
 fn three_positions(dir: &std::path::Path) -> PathBuf {
-    let all = std::fs::read_to_string(root().join("../shared/data/obf/fforum-1-19.obf"))
-        .expect("the FFO suite in ../shared/data");
+    let all = std::fs::read_to_string(data_file("obf/fforum-1-19.obf")).expect("the FFO suite");
     let three: String = all.lines().take(3).map(|l| format!("{l}\n")).collect();
     let path = dir.join("three.obf");
     std::fs::write(&path, three).expect("writing the positions");
