@@ -79,8 +79,7 @@ pub struct DataArgs {
     #[arg(long, default_value_t = 4, value_parser = crate::options::hash_mb)]
     pub hash_mb: usize,
     /// Label only shard K of N (the games numbered K modulo N in each year) into
-    /// `wthor-YEAR-K-of-N.bin`: `train merge` joins the N shards into the files of one
-    /// run.
+    /// `wthor-YEAR-K-of-N.bin`; `train merge` joins the N shards into one run's files.
     #[arg(long)]
     pub shard: Option<Shard>,
     /// Games labelled at once (the records do not depend on it).
@@ -129,16 +128,14 @@ pub struct FitArgs {
     /// L2 regularisation (tables only).
     #[arg(long, default_value_t = 1e-4)]
     pub l2: f32,
-    /// The L2 penalty pulls towards the `--start` weights instead of zero (tables only; with
-    /// a generation-3 network file as the start, its tables are the prior).
+    /// The L2 penalty pulls towards the `--start` weights instead of zero (tables only).
     #[arg(long, requires = "start")]
     pub l2_to_start: bool,
     /// Positions per Adam step [default: 256 for tables, 1024 for networks].
     #[arg(long)]
     pub batch: Option<usize>,
     /// What to fit: `tables` (every weight of every stage free, generations 1-2) or `net`
-    /// (generation 3: a small network per pattern and a quadratic per scalar, which generate
-    /// the tables; a file of about 36 KB).
+    /// (generation 3: a small network per pattern generates the tables; a 72 KB file).
     #[arg(long, default_value = "tables", value_parser = PossibleValuesParser::new(["tables", "net"])
         .map(|m| if m == "net" { fit::Model::Net } else { fit::Model::Tables }))]
     pub model: fit::Model,
@@ -148,12 +145,10 @@ pub struct FitArgs {
     /// The generation number written into the file.
     #[arg(long, default_value_t = 1)]
     pub generation: u16,
-    /// Start from these weights instead of zero (when they have as many stages); for tables,
-    /// a generation-3 network file starts from the tables it generates.
+    /// Start from these weights (either generation's file, as many stages) instead of zero.
     #[arg(long)]
     pub start: Option<PathBuf>,
-    /// Weight sets sharing the game evenly: 15 is one per four empties, 30 one per two, 60
-    /// one per empty square.
+    /// Weight sets sharing the game evenly (15: one per four empties, 30: per two, 60: per one).
     #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u16).range(1..=60))]
     pub stages: u16,
     /// A stage also learns from positions this many empties outside its own range.
@@ -162,8 +157,7 @@ pub struct FitArgs {
     /// Stages fitted at once (the weights do not depend on it).
     #[arg(long, default_value_t = 1, value_parser = crate::options::threads)]
     pub threads: usize,
-    /// Train on the mean of a game's theoretical score and its last exact solve carried up
-    /// the game, between that solve and 24 empties (the training split only).
+    /// Train on the mean of the theoretical score and the last exact solve carried up the game.
     #[arg(long)]
     pub average_labels: bool,
 }
