@@ -247,17 +247,21 @@ fn shipped_weights_load_and_match_their_checksum() {
     assert!(eval.evaluate(Board::START, u64::MAX).abs() <= 2);
 }
 
-#[test]
-fn fitting_lowers_the_loss_and_is_deterministic() {
-    // Learn the disc difference of random positions: a pattern-expressible target.
-    let boards = random_positions(21, 60);
-    let samples: Vec<Sample> = boards
+/// Random positions labelled with their disc difference (a target patterns can express).
+fn disc_difference_samples(seed: u64, n: usize) -> Vec<Sample> {
+    random_positions(seed, n)
         .iter()
         .map(|b| Sample {
             board: *b,
             label: (b.player.count_ones() as i32 - b.opponent.count_ones() as i32) as i8,
         })
-        .collect();
+        .collect()
+}
+
+#[test]
+fn fitting_lowers_the_loss_and_is_deterministic() {
+    // Learn the disc difference of random positions: a pattern-expressible target.
+    let samples = disc_difference_samples(21, 60);
     let (train, valid) = samples.split_at(samples.len() * 4 / 5);
     let opts = FitOptions {
         epochs: 4,
@@ -288,14 +292,7 @@ fn fitting_lowers_the_loss_and_is_deterministic() {
 
 #[test]
 fn the_penalty_can_pull_towards_the_start() {
-    let boards = random_positions(23, 40);
-    let samples: Vec<Sample> = boards
-        .iter()
-        .map(|b| Sample {
-            board: *b,
-            label: (b.player.count_ones() as i32 - b.opponent.count_ones() as i32) as i8,
-        })
-        .collect();
+    let samples = disc_difference_samples(23, 40);
     let opts = FitOptions {
         epochs: 3,
         seed: 5,
