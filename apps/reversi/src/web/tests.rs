@@ -13,16 +13,19 @@ use reversi_store::Store;
 use serde_json::{json, Value};
 use tower::ServiceExt;
 
+use super::pool::Work;
 use super::{app, AppState, Config, MAX_BODY};
 
 /// The app over an in-memory history, with no opening book: these tests watch the computer
 /// search (thinking events, analysis kinds), which a book move would skip.
 pub(super) fn test_app() -> Router {
+    app(test_state())
+}
+
+/// The state behind [`test_app`]: an in-memory history and no opening book.
+pub(super) fn test_state() -> AppState {
     reversi_engine::book::set_process_book(None);
-    app(AppState::new(
-        Store::open_in_memory().unwrap(),
-        Config::for_cores(1),
-    ))
+    AppState::new(Store::open_in_memory().unwrap(), Config::for_cores(1))
 }
 
 pub(super) async fn send(
@@ -572,7 +575,8 @@ type Case<'a> = (
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bad_requests_get_a_4xx_naming_the_problem() {
-    let app = test_app();
+    let state = test_state();
+    let app = app(state.clone());
     let (id, token, _) = create(&app, json!({"white": "human"})).await;
     let moves = format!("/api/games/{id}/moves");
     let cases: Vec<Case> = vec![
@@ -895,8 +899,14 @@ async fn bad_requests_get_a_4xx_naming_the_problem() {
     // Moves out of turn: the computer's, and after the end.
     let (cid, ctoken, _) =
         create(&app, json!({"black": "ai:1", "white": "human", "size": 4})).await;
-    let state = settled(&app, cid).await;
-    assert_eq!(state["turn"], "white");
+    let shown = settled(&app, cid).await;
+    assert_eq!(shown["turn"], "white");
+    // Every search slot is held, so the computer cannot have moved when the person tries to.
+    let pool = state.backend().pool().clone();
+    let mut held = Vec::new();
+    for _ in 0..Config::for_cores(1).pool.slots {
+        held.push(pool.slot(Work::QuickMove).await);
+    }
     let (g2, t2, _) = create(&app, json!({"black": "ai:12", "white": "human"})).await;
     let (s, v) = call(
         &app,
@@ -911,6 +921,7 @@ async fn bad_requests_get_a_4xx_naming_the_problem() {
         error_of(&v),
         "it is Black's turn, and the computer plays Black"
     );
+    drop(held);
     // Resigning stops the computer's search.
     let (s, _) = call(
         &app,
