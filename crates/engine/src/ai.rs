@@ -343,7 +343,8 @@ impl Computer {
                         },
                     });
                 }
-                let time = self.time_limit.map_or(spec.time, |t| t.min(spec.time));
+                let own = spec.move_time(pos.empty_count().try_into().unwrap_or(60));
+                let time = self.time_limit.map_or(own, |t| t.min(own));
                 let engine = self.engine.as_deref().unwrap_or_else(|| shared_engine());
                 match spec.allowance {
                     None => level_search(engine, pos, level, time, stop, progress, started, false),
@@ -459,7 +460,9 @@ pub fn hints(
         shared_engine(),
         pos,
         level,
-        level.spec().time,
+        level
+            .spec()
+            .move_time(pos.empty_count().try_into().unwrap_or(60)),
         stop,
         progress,
     )
@@ -479,7 +482,11 @@ pub fn hints_with(
     if pos.legal_moves().is_empty() {
         return Vec::new();
     }
-    let time = time.min(level.spec().time);
+    let time = time.min(
+        level
+            .spec()
+            .move_time(pos.empty_count().try_into().unwrap_or(60)),
+    );
     let mut candidates = level_search(
         engine,
         pos,

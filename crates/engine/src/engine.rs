@@ -64,6 +64,16 @@ impl Limits {
         }
     }
 
+    /// The limits of a level for a move with `empties` empty squares: as [`Limits::level`],
+    /// with the level's time for that move ([`LevelSpec::move_time`](crate::levels::LevelSpec::move_time)).
+    #[must_use]
+    pub fn level_at(level: Level, empties: u32) -> Limits {
+        Limits {
+            time: Some(level.spec().move_time(empties)),
+            ..Limits::level(level)
+        }
+    }
+
     /// A full-width midgame search `depth` plies deep that never solves (unless the depth
     /// reaches the end of the game).
     ///

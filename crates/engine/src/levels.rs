@@ -61,6 +61,19 @@ pub struct LevelSpec {
     /// How far below the best book move the level may play in the opening book (chosen at
     /// random among those within it, so that games vary); 0: always the best.
     pub book_margin: u8,
+    /// A shorter time for the moves before an exact solve is within reach, so that the level
+    /// keeps its long [`time`](LevelSpec::time) for the moves where it can solve (the perfect
+    /// level); `None`: `time` for every move.
+    pub early: Option<EarlyTime>,
+}
+
+/// The time a level spends on a move while more than `above` squares are empty.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EarlyTime {
+    /// Moves with more empty squares than this take the shorter time.
+    pub above: u32,
+    /// The shorter time.
+    pub time: Duration,
 }
 
 /// The mistakes a level makes on purpose, so that a weak level plays plausible moves that
@@ -130,12 +143,44 @@ impl Allowance {
 }
 
 impl LevelSpec {
+    /// The longest the level thinks about a move with `empties` empty squares: its
+    /// [`time`](LevelSpec::time), or the shorter early time above the point where it starts
+    /// solving.
+    ///
+    /// # Examples
+    /// ```
+    /// use std::time::Duration;
+    /// use reversi_engine::levels::Level;
+    ///
+    /// let perfect = Level::parse("perfect").unwrap().spec();
+    /// // A few seconds in the midgame, the long budget once a solve is within reach.
+    /// assert!(perfect.move_time(40) < Duration::from_secs(5));
+    /// assert_eq!(perfect.move_time(26), perfect.time);
+    /// let hard = Level::parse("hard").unwrap().spec();
+    /// assert_eq!(hard.move_time(40), hard.time);
+    /// ```
+    #[must_use]
+    pub fn move_time(&self, empties: u32) -> Duration {
+        match self.early {
+            Some(early) if empties > early.above => early.time,
+            _ => self.time,
+        }
+    }
+
     /// The share of probcut cuts expected to be right, in % (100: full width).
     #[must_use]
     pub fn selectivity_percent(&self) -> u8 {
         crate::search::probcut::SELECTIVITY_PERCENT[usize::from(self.selectivity)]
     }
 }
+
+/// The perfect level's budget for a move with [`PERFECT_EARLY_ABOVE`] empty squares or
+/// fewer, in seconds: on 2 threads a typical game position of 24–26 empties solves within it.
+const PERFECT_SOLVE_TIME: u64 = 25;
+/// Above this many empty squares the perfect level takes [`PERFECT_EARLY_TIME`] a move.
+const PERFECT_EARLY_ABOVE: u32 = 30;
+/// The perfect level's time for a midgame move, in seconds.
+const PERFECT_EARLY_TIME: u64 = 3;
 
 impl Level {
     /// The lowest level number.
@@ -220,7 +265,14 @@ impl Level {
             1..=10 => 2,
             11..=20 => 5,
             21..=40 => 10,
-            _ => 20,
+            41..=59 => 20,
+            _ => PERFECT_SOLVE_TIME,
+        });
+        // Perfect spends little on the midgame, where its deep search changes little, and
+        // keeps its long budget for the moves from which a solve can finish within it.
+        let early = (n == 60).then_some(EarlyTime {
+            above: PERFECT_EARLY_ABOVE,
+            time: Duration::from_secs(PERFECT_EARLY_TIME),
         });
         // Levels 1 to 14 stray: level 1 up to 10 discs 60 % of the time, level 10 up to 4
         // discs 24 % of the time, level 14 up to one disc 8 % of the time.
@@ -240,6 +292,7 @@ impl Level {
             selectivity,
             time,
             allowance,
+            early,
         }
     }
 }
@@ -280,7 +333,9 @@ mod tests {
         let mut last = Level(1).spec();
         for n in 2..=60 {
             let s = Level(n).spec();
-            assert!(s.time >= last.time && s.time <= Duration::from_secs(20));
+            // No level makes a player wait more than half a minute for a move.
+            assert!(s.time >= last.time && s.time <= Duration::from_secs(30));
+            assert!(s.move_time(60) <= s.time && s.move_time(1) == s.time);
             match (last.allowance, s.allowance) {
                 (Some(a), Some(b)) => {
                     assert!(b.max_loss <= a.max_loss && b.rate_percent < a.rate_percent);

@@ -19,7 +19,10 @@ pub fn run() -> anyhow::Result<ExitCode> {
             format!("{}%", s.selectivity_percent()),
             format!("{} empties", s.exact_empties),
             format!("{} empties", s.wld_empties),
-            format!("{} s", s.time.as_secs()),
+            match s.early {
+                Some(early) => format!("{}-{} s", early.time.as_secs(), s.time.as_secs()),
+                None => format!("{} s", s.time.as_secs()),
+            },
             s.allowance.map_or_else(
                 || "never".to_string(),
                 |a| format!("{}% of moves, up to {} discs", a.rate_percent, a.max_loss)
@@ -35,7 +38,11 @@ pub fn run() -> anyhow::Result<ExitCode> {
         "\nTime/move: the longest a level thinks about a move or a set of hints; it then plays \
          the best move found so far. A game clock can shorten it. The top level deepens its \
          midgame search until the time allows an exact solve, so it plays perfectly from as \
-         many empty squares as its time reaches."
+         many empty squares as its time reaches; it takes the shorter time while more than \
+         {} squares are empty and keeps the longer one for the moves where it can solve.",
+        Level::new(Level::MAX)
+            .and_then(|l| l.spec().early)
+            .map_or(0, |e| e.above)
     )?;
     outln!(
         "\nStrays: the weaker levels sometimes play a slightly worse move on purpose, one of the \

@@ -308,7 +308,7 @@ impl Session {
                 time: Some(time),
                 ..Limits::level(Level::new(TIMED_LEVEL).unwrap_or(Level::DEFAULT))
             },
-            None => Limits::level(self.level),
+            None => Limits::level_at(self.level, empties),
         };
         let started = Instant::now();
         let thinking = self
