@@ -484,3 +484,75 @@ fn timed_matches_keep_the_clock_and_a_silent_engine_loses_on_time() {
     assert_eq!(info.termination, Some(reversi_store::Termination::Time));
     assert_eq!(info.clock, Some("1s".parse().unwrap()));
 }
+
+/// The moves of each game, without the times (which vary from run to run).
+fn move_lists(path: &Path) -> Vec<Vec<reversi_core::Move>> {
+    games(path)
+        .iter()
+        .map(|g| g.moves.iter().map(|m| m.mv).collect())
+        .collect()
+}
+
+#[test]
+fn a_stopped_match_resumes_where_it_was_with_the_same_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let whole = dir.path().join("whole.ggf");
+    let args = |out: &Path| {
+        vec![
+            "--a".to_string(),
+            "1".into(),
+            "--b".into(),
+            "3".into(),
+            "--games".into(),
+            "6".into(),
+            "--out".into(),
+            out.display().to_string(),
+        ]
+    };
+    let full = run_match(
+        dir.path(),
+        &args(&whole).iter().map(String::as_str).collect::<Vec<_>>(),
+    )
+    .assert_success()
+    .stdout;
+    // A match stopped after two games, while writing the third.
+    let part = dir.path().join("part.ggf");
+    let text = std::fs::read_to_string(&whole).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    std::fs::write(
+        &part,
+        format!("{}\n{}\n{}", lines[0], lines[1], &lines[2][..40]),
+    )
+    .unwrap();
+    let mut resume = args(&part);
+    resume.push("--resume".into());
+    let resumed = run_match(
+        dir.path(),
+        &resume.iter().map(String::as_str).collect::<Vec<_>>(),
+    )
+    .assert_success()
+    .stdout;
+    assert!(
+        resumed.contains("resuming after the 2 games already played"),
+        "{resumed}"
+    );
+    assert!(resumed.contains("saved 4 games to"), "{resumed}");
+    assert_eq!(move_lists(&part), move_lists(&whole));
+    assert_eq!(record(&resumed, "1"), record(&full, "1"));
+    // Another match's file is refused, and left as it was.
+    let before = std::fs::read_to_string(&part).unwrap();
+    let mut other = args(&part);
+    other[3] = "2".into();
+    other.push("--resume".into());
+    let refused = run_match(
+        dir.path(),
+        &other.iter().map(String::as_str).collect::<Vec<_>>(),
+    )
+    .assert_failure();
+    assert!(
+        refused.stderr.contains("game 1 was played by 1 (Black) and 3 (White), not by this match's 1 (Black) and 2 (White)"),
+        "{}",
+        refused.stderr
+    );
+    assert_eq!(std::fs::read_to_string(&part).unwrap(), before);
+}

@@ -348,6 +348,12 @@ impl Contender {
         }
     }
 
+    /// The contender's name on the command line.
+    #[must_use]
+    pub fn label(&self) -> &str {
+        &self.label
+    }
+
     /// The player as the history records it: the engine's own name when it gave one, and
     /// the level of an internal level.
     #[must_use]

@@ -49,5 +49,5 @@ pub use elo::{elo, Elo, GameResult, Record, Tally};
 pub use openings::{read_openings, OpeningsError};
 pub use play::{play_game, Forfeit, Played};
 pub use record::{Sink, SinkError};
-pub use series::{Match, MatchGame, MatchRules, MoveTimes};
+pub use series::{Earlier, Match, MatchGame, MatchRules, MoveTimes, ResumeError};
 pub use spec::{split_command, EngineSpec, ParseEngineError, Protocol};

@@ -1,15 +1,16 @@
 //! Where a match's games go: the history database, or a GGF file one game a line.
 
 use std::fmt;
-use std::fs::File;
+use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use reversi_core::{BoardSize, Rules};
-use reversi_formats::ggf::{write_ggf, GgfGame, GgfMove};
+use reversi_core::{BoardSize, Color, Rules};
+use reversi_formats::ggf::{parse_ggf, write_ggf, GgfGame, GgfMove};
 use reversi_store::{NewGame, Store, StoreError};
 
 use crate::play::Played;
+use crate::series::Earlier;
 
 /// Why the games could not be saved, naming the database or file.
 #[derive(Debug)]
@@ -22,6 +23,10 @@ pub enum SinkError {
     Create(PathBuf, std::io::Error),
     /// The GGF file could not be written.
     Write(PathBuf, std::io::Error),
+    /// The GGF file of a match to resume could not be read.
+    Read(PathBuf, std::io::Error),
+    /// A game of the GGF file of a match to resume is not a game this program wrote.
+    Recorded(PathBuf, String),
 }
 
 impl fmt::Display for SinkError {
@@ -33,6 +38,8 @@ impl fmt::Display for SinkError {
             SinkError::Store(e) => e.fmt(f),
             SinkError::Create(path, _) => write!(f, "cannot create {}", path.display()),
             SinkError::Write(path, _) => write!(f, "cannot write {}", path.display()),
+            SinkError::Read(path, _) => write!(f, "cannot read {}", path.display()),
+            SinkError::Recorded(path, why) => write!(f, "{}: {why}", path.display()),
         }
     }
 }
@@ -42,7 +49,8 @@ impl std::error::Error for SinkError {
         match self {
             SinkError::Open(_, e) => Some(e),
             SinkError::Store(e) => e.source(),
-            SinkError::Create(_, e) | SinkError::Write(_, e) => Some(e),
+            SinkError::Create(_, e) | SinkError::Write(_, e) | SinkError::Read(_, e) => Some(e),
+            SinkError::Recorded(..) => None,
         }
     }
 }
@@ -86,6 +94,51 @@ impl Sink {
             path: path.to_path_buf(),
             out: BufWriter::new(file),
         })
+    }
+
+    /// The GGF file at `path` of a match to resume, with the games already in it (none if
+    /// it does not exist yet); new games are added after them. A last line cut short (the
+    /// match was stopped while writing it) is dropped from the file.
+    ///
+    /// # Errors
+    /// When the file cannot be read or written, or holds a line that is not a game of a
+    /// match.
+    pub fn ggf_resume(path: &Path) -> Result<(Sink, Vec<Earlier>), SinkError> {
+        let text = match std::fs::read_to_string(path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+            Err(e) => return Err(SinkError::Read(path.to_path_buf(), e)),
+        };
+        // Only whole lines: the last one may have been cut by an interruption.
+        let whole = text.rfind('\n').map_or(0, |i| i + 1);
+        let mut earlier = Vec::new();
+        for (n, line) in text[..whole].lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let bad = |why: String| {
+                SinkError::Recorded(path.to_path_buf(), format!("line {}: {why}", n + 1))
+            };
+            let games = parse_ggf(line).map_err(|e| bad(e.to_string()))?;
+            let [game] = games.as_slice() else {
+                return Err(bad(format!("{} games on one line, not one", games.len())));
+            };
+            earlier.push(earlier_game(game).map_err(bad)?);
+        }
+        let file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|e| SinkError::Create(path.to_path_buf(), e))?;
+        file.set_len(whole as u64)
+            .map_err(|e| SinkError::Write(path.to_path_buf(), e))?;
+        Ok((
+            Sink::Ggf {
+                path: path.to_path_buf(),
+                out: BufWriter::new(file),
+            },
+            earlier,
+        ))
     }
 
     /// Where the games go, for the report.
@@ -132,6 +185,47 @@ impl Sink {
             }
         }
     }
+}
+
+/// A game as [`to_ggf`] wrote it, read back: its players, result and move times.
+fn earlier_game(game: &GgfGame) -> Result<Earlier, String> {
+    let tag = |name: &str| {
+        game.tags
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.clone())
+            .ok_or_else(|| format!("no {name} tag"))
+    };
+    let result = tag("RE")?;
+    let (margin, off_board) = match result.split_once(':') {
+        Some((m, _)) => (m, true),
+        None => (result.as_str(), false),
+    };
+    let black_margin: i32 = margin
+        .trim_start_matches('+')
+        .parse()
+        .map_err(|_| format!("the result {result:?} is not a disc margin"))?;
+    let forfeit = off_board.then_some(if black_margin < 0 {
+        Color::Black
+    } else {
+        Color::White
+    });
+    // Passes are in the moves as played, so the movers alternate.
+    let mut mover = game.start.turn();
+    let mut times = Vec::new();
+    for m in &game.moves {
+        if let Some(s) = m.seconds {
+            times.push((mover, (s * 1000.0).round() as u64));
+        }
+        mover = mover.opposite();
+    }
+    Ok(Earlier {
+        black: tag("PB")?,
+        white: tag("PW")?,
+        black_margin,
+        times,
+        forfeit,
+    })
 }
 
 fn to_ggf(played: &Played) -> GgfGame {

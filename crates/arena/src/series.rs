@@ -51,6 +51,75 @@ pub struct MatchGame {
     pub played: Played,
 }
 
+/// A game of the match played before, read back from its record (record.rs), to be counted
+/// again when the match resumes after it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Earlier {
+    /// Black's name as recorded.
+    pub black: String,
+    /// White's name as recorded.
+    pub white: String,
+    /// Black's final disc margin (a forfeit counts 64-0).
+    pub black_margin: i32,
+    /// The mover and time in milliseconds of each timed move.
+    pub times: Vec<(Color, u64)>,
+    /// The side that lost off the board, if one did.
+    pub forfeit: Option<Color>,
+}
+
+/// Why earlier games cannot be counted as this match's first games.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ResumeError {
+    /// More games are recorded than the match has.
+    TooMany {
+        /// Games recorded.
+        recorded: usize,
+        /// Games of the match.
+        games: usize,
+    },
+    /// A recorded game was played by other engines or with colours the other way round.
+    Players {
+        /// 1-based number of the game.
+        game: usize,
+        /// Black and White as recorded.
+        recorded: (String, String),
+        /// Black and White of this match's game of that number.
+        expected: (String, String),
+    },
+}
+
+impl std::fmt::Display for ResumeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ResumeError::TooMany { recorded, games } => write!(
+                f,
+                "{recorded} games are recorded, more than the match's {games}"
+            ),
+            ResumeError::Players {
+                game,
+                recorded,
+                expected,
+            } => write!(
+                f,
+                "game {game} was played by {} (Black) and {} (White), not by this match's {} \
+                 (Black) and {} (White)",
+                recorded.0, recorded.1, expected.0, expected.1
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ResumeError {}
+
+/// Whether a recorded name is the contender's: its label, or an engine's own name followed
+/// by the label in brackets ([`Contender::history_player`]).
+fn same_player(recorded: &str, label: &str) -> bool {
+    recorded == label
+        || recorded
+            .strip_suffix(&format!("({label})"))
+            .is_some_and(|rest| rest.ends_with(' '))
+}
+
 /// Two contenders, `a` and `b`, and their games on a list of openings.
 pub struct Match {
     a: Contender,
@@ -107,6 +176,77 @@ impl Match {
         &self.openings
     }
 
+    /// Counts `earlier` as the next games of the match, as if they had just been played (the
+    /// games of an interrupted match, read back from its record), so that [`Match::play_next`]
+    /// goes on with the game after them: the same opening, colours and seeds as in a match
+    /// never interrupted.
+    ///
+    /// # Errors
+    /// More games than the match has, or a game played by other contenders (or with the
+    /// colours the other way round); nothing is counted then.
+    pub fn resume(&mut self, earlier: &[Earlier]) -> Result<(), ResumeError> {
+        if self.played + earlier.len() > self.games {
+            return Err(ResumeError::TooMany {
+                recorded: self.played + earlier.len(),
+                games: self.games,
+            });
+        }
+        let (a, b) = (self.a.label().to_string(), self.b.label().to_string());
+        for (k, e) in earlier.iter().enumerate() {
+            let g = self.played + k;
+            let (black, white) = if g.is_multiple_of(2) {
+                (&a, &b)
+            } else {
+                (&b, &a)
+            };
+            if !same_player(&e.black, black) || !same_player(&e.white, white) {
+                return Err(ResumeError::Players {
+                    game: g + 1,
+                    recorded: (e.black.clone(), e.white.clone()),
+                    expected: (black.clone(), white.clone()),
+                });
+            }
+        }
+        for e in earlier {
+            let a_color = if self.played.is_multiple_of(2) {
+                Color::Black
+            } else {
+                Color::White
+            };
+            self.played += 1;
+            self.count(a_color, e.black_margin, e.times.iter().copied(), e.forfeit);
+        }
+        Ok(())
+    }
+
+    /// Counts a game `a` played as `a_color` in the tally, the forfeits and the move times.
+    fn count(
+        &mut self,
+        a_color: Color,
+        black_margin: i32,
+        times: impl Iterator<Item = (Color, u64)>,
+        forfeit: Option<Color>,
+    ) {
+        for (mover, ms) in times {
+            let t = &mut self.times[usize::from(mover != a_color)];
+            let took = Duration::from_millis(ms);
+            t.total += took;
+            t.moves += 1;
+            t.longest = t.longest.max(took);
+        }
+        let margin = match a_color {
+            Color::Black => black_margin,
+            Color::White => -black_margin,
+        };
+        self.tally.add(GameResult {
+            margin,
+            as_black: a_color == Color::Black,
+        });
+        if let Some(loser) = forfeit {
+            self.forfeits[usize::from(loser != a_color)] += 1;
+        }
+    }
+
     /// Plays the next game (`None` after the last): opening `n / 2` of game `n`, `a` playing
     /// Black in the even games. Counts it in the tally, the forfeits and the move times.
     pub fn play_next(&mut self) -> Option<MatchGame> {
@@ -136,26 +276,18 @@ impl Match {
         self.played += 1;
         let a_color = if a_black { Color::Black } else { Color::White };
         let positions = played.game.positions();
-        for (i, m) in played.moves.iter().enumerate() {
-            if let Some(ms) = m.time_ms {
-                let t = &mut self.times[usize::from(positions[i].turn() != a_color)];
-                let took = Duration::from_millis(ms);
-                t.total += took;
-                t.moves += 1;
-                t.longest = t.longest.max(took);
-            }
-        }
-        let margin = match a_color {
-            Color::Black => played.score.margin(),
-            Color::White => -played.score.margin(),
-        };
-        self.tally.add(GameResult {
-            margin,
-            as_black: a_black,
-        });
-        if let Some(f) = &played.forfeit {
-            self.forfeits[usize::from(f.color != a_color)] += 1;
-        }
+        let times = played
+            .moves
+            .iter()
+            .enumerate()
+            .filter_map(|(i, m)| Some((positions[i].turn(), m.time_ms?)));
+        let times: Vec<(Color, u64)> = times.collect();
+        self.count(
+            a_color,
+            played.score.margin(),
+            times.into_iter(),
+            played.forfeit.as_ref().map(|f| f.color),
+        );
         Some(MatchGame {
             number: g,
             opening: g / 2,

@@ -71,6 +71,10 @@ pub struct MatchArgs {
     /// Write the games to this GGF file instead of the game database.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
+    /// Go on with the match in --out: its games are counted and play resumes with the next
+    /// one (the same openings, colours and seeds as a match never stopped)
+    #[arg(long, requires = "out")]
+    pub resume: bool,
     /// Game database [default: $REVERSI_DB, else $XDG_DATA_HOME/reversi/games.sqlite3, else
     /// ~/.local/share/reversi/games.sqlite3]
     #[arg(long, value_name = "PATH")]
@@ -122,9 +126,13 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
     } else {
         read_openings(&path, args.games.div_ceil(2))?
     };
-    let mut sink = match &args.out {
-        Some(out) => Sink::ggf(out)?,
-        None => Sink::store(&crate::frontend::db_path(args.db.clone())?)?,
+    let (mut sink, earlier) = match &args.out {
+        Some(out) if args.resume => Sink::ggf_resume(out)?,
+        Some(out) => (Sink::ggf(out)?, Vec::new()),
+        None => (
+            Sink::store(&crate::frontend::db_path(args.db.clone())?)?,
+            Vec::new(),
+        ),
     };
     let setup = Setup {
         threads: args.threads.max(1),
@@ -150,6 +158,12 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         clock: args.clock,
     };
     let mut arena = Match::new(a, b, openings, args.games, rules);
+    arena.resume(&earlier).with_context(|| {
+        format!(
+            "cannot resume the match in {}",
+            args.out.as_deref().unwrap_or(Path::new("")).display()
+        )
+    })?;
 
     outln!(
         "{} vs {}: {} games on {} openings from {}, colours swapped",
@@ -163,7 +177,15 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
             path.display().to_string()
         }
     )?;
+    if !earlier.is_empty() {
+        outln!(
+            "resuming after the {} games already played: {}",
+            earlier.len(),
+            arena.tally().record()
+        )?;
+    }
     let bar = ProgressBar::new(args.games as u64);
+    bar.set_position(earlier.len() as u64);
     bar.set_style(
         ProgressStyle::with_template("{bar:30} {pos}/{len} games  {msg}  [{elapsed}]")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
@@ -207,6 +229,12 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
             "saved {} games to {} (ids {first}-{last})",
             ids.len(),
             sink.describe()
+        )?,
+        _ if !earlier.is_empty() => outln!(
+            "saved {} games to {} ({} in all)",
+            arena.tally().games() - earlier.len(),
+            sink.describe(),
+            arena.tally().games()
         )?,
         _ => outln!(
             "saved {} games to {}",
