@@ -26,14 +26,13 @@ use std::time::Duration;
 use axum::extract::DefaultBodyLimit;
 use axum::Router;
 use reversi_core::Outcome;
-use reversi_game::{clock_seed, LogHandle, LogId, Session, StoreLog};
+use reversi_game::{clock_seed, LogHandle, LogId, Seats, Session, StoreLog};
 use reversi_store::{GameId, Status, Store, StoreError, Termination, WebSeats, Writer};
 
 use self::backend::Backend;
 use self::error::AppError;
 use self::listen::ConnLimits;
-pub use self::live::new_token;
-use self::live::{LiveGame, Seats};
+use self::live::LiveGame;
 use self::pool::{PoolLimits, SearchPool};
 
 /// The largest request body accepted (an imported file of games included).

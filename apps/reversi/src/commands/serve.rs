@@ -305,5 +305,5 @@ fn admin_token(args: &ServeArgs) -> anyhow::Result<Option<String>> {
     {
         return Ok(Some(token));
     }
-    Ok(Some(crate::web::new_token()))
+    Ok(Some(reversi_game::new_token()))
 }
