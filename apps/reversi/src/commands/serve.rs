@@ -10,7 +10,7 @@ use anyhow::Context;
 use clap::Args;
 use reversi_store::Store;
 
-use crate::web::site::{PublicUrl, Site};
+use crate::web::address::{PublicUrl, Site};
 use crate::web::{serve, AppState, Config};
 
 /// `reversi serve` options.

@@ -24,8 +24,8 @@ use super::error::{ApiJson, ApiPath, AppError};
 use super::levels::parse_level;
 use super::live::{Event, LiveGame};
 use super::position::read_position;
+use super::state::AppState;
 use super::view::{color_name, CandidateView, GameView, ThinkingView};
-use super::AppState;
 use reversi_game::{clock_seed, LogHandle, Player, Seats, Session, Settings, StoreLog};
 
 /// The header that carries a player's seat token.
