@@ -11,6 +11,8 @@
 //! (`u32`), then the entries sorted by key (`u64` key, `i8` value, little-endian), then a
 //! CRC-32 of everything before it.
 
+pub mod build;
+
 use std::fmt;
 use std::sync::OnceLock;
 

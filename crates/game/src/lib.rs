@@ -1,7 +1,8 @@
 //! The game being played and the games kept, for every front end: a [`Session`] (settings,
 //! players, undo/redo, the computer's turns, saving move by move through a [`GameLog`]), the
 //! history of saved games ([`History`], [`StoreLog`]), a stored game's [`Replay`] with its
-//! variations, game [`analysis`], and the conversion between stored games and the file formats
+//! variations, game [`analysis`], a game people share from several places ([`Table`]: seats,
+//! join codes, take-backs), and the conversion between stored games and the file formats
 //! ([`convert`]).
 //!
 //! The terminal UI, plain mode and the web server are adapters over this crate: a new front
@@ -21,6 +22,7 @@ mod replay;
 mod session;
 mod settings;
 mod store_log;
+mod table;
 
 pub use clock::{clock_text, time_left, ClockView};
 pub use explorer::{explore, search_values, Explored, ExplorerLine, Valuation, EXPLORER_LEVEL};
@@ -38,3 +40,4 @@ pub use session::{
 };
 pub use settings::{clock_seed, Settings};
 pub use store_log::StoreLog;
+pub use table::{new_token, Seats, Table, TableError};

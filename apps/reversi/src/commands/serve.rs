@@ -10,7 +10,7 @@ use anyhow::Context;
 use clap::Args;
 use reversi_store::Store;
 
-use crate::web::site::{PublicUrl, Site};
+use crate::web::address::{PublicUrl, Site};
 use crate::web::{serve, AppState, Config};
 
 /// `reversi serve` options.
@@ -305,5 +305,5 @@ fn admin_token(args: &ServeArgs) -> anyhow::Result<Option<String>> {
     {
         return Ok(Some(token));
     }
-    Ok(Some(crate::web::new_token()))
+    Ok(Some(reversi_game::new_token()))
 }

@@ -5,7 +5,7 @@ use axum::response::IntoResponse;
 use axum::routing::get;
 use axum::Router;
 
-use super::AppState;
+use super::state::AppState;
 
 const INDEX: &str = include_str!("../../web/index.html");
 const SCRIPT: &str = include_str!("../../web/app.js");

@@ -7,6 +7,7 @@ use axum::extract::{FromRequest, FromRequestParts};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
+use reversi_game::{PlayError, TableError};
 use reversi_store::StoreError;
 use serde_json::json;
 
@@ -93,6 +94,32 @@ impl From<StoreError> for AppError {
                 AppError::new(StatusCode::UNPROCESSABLE_ENTITY, e.to_string())
             }
             _ => AppError::internal(e.to_string()),
+        }
+    }
+}
+
+impl From<TableError> for AppError {
+    fn from(e: TableError) -> AppError {
+        match e {
+            TableError::NoToken => AppError::forbidden(
+                "no player token: send the x-player-token header given when the game was \
+                 created or joined",
+            ),
+            TableError::NoTakebacks => AppError::conflict(
+                "in a game between two browsers every move is final: undo and redo are off",
+            ),
+            TableError::WrongCode | TableError::UnknownToken => AppError::forbidden(e.to_string()),
+            TableError::BadSquare(_) => AppError::bad_request(e.to_string()),
+            TableError::Play(PlayError::Illegal(_)) => {
+                AppError::new(StatusCode::UNPROCESSABLE_ENTITY, e.to_string())
+            }
+            TableError::NoSeat
+            | TableError::SeatTaken(_)
+            | TableError::NotYourTurn(_)
+            | TableError::Over
+            | TableError::Play(_)
+            | TableError::NothingToUndo
+            | TableError::NothingToRedo => AppError::conflict(e.to_string()),
         }
     }
 }

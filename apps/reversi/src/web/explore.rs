@@ -18,8 +18,8 @@ use super::backend::{Backend, StopOnDrop};
 use super::client::Client;
 use super::error::{ApiQuery, AppError};
 use super::levels::parse_level;
+use super::state::AppState;
 use super::view::{color_name, CandidateView};
-use super::AppState;
 
 pub fn router() -> Router<AppState> {
     Router::new().route("/", get(explore_position))

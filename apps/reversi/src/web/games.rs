@@ -22,11 +22,11 @@ use super::backend::StopOnDrop;
 use super::client::Client;
 use super::error::{ApiJson, ApiPath, AppError};
 use super::levels::parse_level;
-use super::live::{Event, LiveGame, Seats};
+use super::live::{Event, LiveGame};
 use super::position::read_position;
+use super::state::AppState;
 use super::view::{color_name, CandidateView, GameView, ThinkingView};
-use super::AppState;
-use reversi_game::{clock_seed, LogHandle, Player, Session, Settings, StoreLog};
+use reversi_game::{clock_seed, LogHandle, Player, Seats, Session, Settings, StoreLog};
 
 /// The header that carries a player's seat token.
 pub const TOKEN_HEADER: &str = "x-player-token";
@@ -197,8 +197,8 @@ async fn create(
     let gs = game.lock();
     let created = Created {
         game: game.view(&gs),
-        token: gs.seats.owner().to_string(),
-        join_code: gs.seats.join_code().map(str::to_string),
+        token: gs.table.seats.owner().to_string(),
+        join_code: gs.table.seats.join_code().map(str::to_string),
     };
     Ok((StatusCode::CREATED, Json(created)))
 }
@@ -321,8 +321,8 @@ async fn hint(
             return Err(AppError::conflict("the game is over"));
         }
         (
-            gs.session.position().clone(),
-            gs.session.game().moves().len(),
+            gs.table.session.position().clone(),
+            gs.table.session.game().moves().len(),
         )
     };
     let ticket = app.backend().pool().admit(&client.0)?;

@@ -18,9 +18,9 @@ use super::backend::StopOnDrop;
 use super::client::Client;
 use super::error::{ApiBytes, ApiJson, ApiPath, ApiQuery, AppError};
 use super::levels::parse_level;
+use super::state::AppState;
 use super::variations::{self, LineView};
 use super::view::{replay, AnalysisView, InfoView, ReplayStep};
-use super::AppState;
 use reversi_game::{analysis::analyze_alone, convert};
 
 pub fn router() -> Router<AppState> {

@@ -9,7 +9,7 @@ use reversi_engine::levels::Level;
 use serde::Serialize;
 
 use super::error::AppError;
-use super::AppState;
+use super::state::AppState;
 
 /// One level as the page shows it.
 #[derive(Debug, Serialize)]

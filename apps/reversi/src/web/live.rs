@@ -1,17 +1,16 @@
-//! Games being played through the web: a [`Session`] each (which saves every move to the
-//! history through its log), who may move for which side (seat tokens), the computer's
-//! searches on the bounded pool, and the events that browsers watching the game receive.
+//! Games being played through the web: a [`Table`] each (the game crate's session, which
+//! saves every move to the history through its log, with the seats and their rules), the
+//! computer's searches on the bounded pool, and the events that browsers watching the game
+//! receive.
 
-use std::collections::hash_map::RandomState;
-use std::hash::{BuildHasher, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
 use std::time::Instant;
 
-use reversi_core::{Color, Move, Square};
+use reversi_core::{Color, Move};
 use reversi_engine::ai::{Ai, Decision};
 use reversi_engine::Thinking;
-use reversi_store::{GameId, Store, WebSeats};
+use reversi_store::{GameId, Store};
 use tokio::sync::broadcast;
 
 use super::backend::Backend;
@@ -21,7 +20,7 @@ use super::view::{
     board_rows, color_name, names, ClockJson, Counts, GameView, LastMoveView, ResultView,
     ThinkingView,
 };
-use reversi_game::{PlayError, Player, Session};
+use reversi_game::{PlayError, Player, Seats, Session, Table, TableError};
 
 /// What a browser watching a game hears: the whole state after each change, and the
 /// computer's search as it deepens.
@@ -36,144 +35,6 @@ pub enum Event {
 struct Search {
     id: u64,
     stop: Arc<AtomicBool>,
-}
-
-/// Who holds which seat of a game.
-#[derive(Debug)]
-pub struct Seats {
-    /// The creator's token: every human side but the one left for a guest.
-    owner: String,
-    /// The side a second person joins through the game's link, if any.
-    pub remote: Option<Color>,
-    guest: Option<String>,
-    /// The code the game's link carries, without which nobody joins.
-    code: Option<String>,
-}
-
-impl Seats {
-    pub fn new(remote: Option<Color>) -> Seats {
-        Seats {
-            owner: new_token(),
-            remote,
-            guest: None,
-            code: remote.map(|_| new_token()),
-        }
-    }
-
-    /// The seats as the history keeps them (with nobody resigned).
-    pub fn stored(&self) -> WebSeats {
-        WebSeats {
-            owner_token: self.owner.clone(),
-            remote: self.remote,
-            guest_token: self.guest.clone(),
-            join_code: self.code.clone(),
-            resigned: None,
-        }
-    }
-
-    /// The seats kept in the history.
-    pub fn from_stored(seats: WebSeats) -> Seats {
-        Seats {
-            owner: seats.owner_token,
-            remote: seats.remote,
-            guest: seats.guest_token,
-            code: seats.join_code,
-        }
-    }
-
-    pub fn owner(&self) -> &str {
-        &self.owner
-    }
-
-    /// The code a guest joins with (for the creator's share link).
-    pub fn join_code(&self) -> Option<&str> {
-        self.code.as_deref()
-    }
-
-    pub fn joined(&self) -> bool {
-        self.guest.is_some()
-    }
-
-    /// Whether `token` is the guest's.
-    pub fn is_guest(&self, token: Option<&str>) -> bool {
-        token.is_some() && token == self.guest.as_deref()
-    }
-
-    /// Gives the open seat to a guest who has the link's `code`, once.
-    pub fn join(&mut self, code: &str) -> Result<(Color, String), AppError> {
-        let Some(color) = self.remote else {
-            return Err(AppError::conflict("this game has no seat to join"));
-        };
-        if self.code.as_deref() != Some(code) {
-            return Err(AppError::forbidden(
-                "wrong join code: ask the game's creator for its link",
-            ));
-        }
-        if self.guest.is_some() {
-            return Err(AppError::conflict(format!(
-                "{color}'s seat is already taken"
-            )));
-        }
-        let token = new_token();
-        self.guest = Some(token.clone());
-        Ok((color, token))
-    }
-
-    /// The side the token may move for, or why not.
-    fn check(&self, token: Option<&str>, color: Color) -> Result<(), AppError> {
-        let Some(token) = token else {
-            return Err(AppError::forbidden(
-                "no player token: send the x-player-token header given when the game was \
-                 created or joined",
-            ));
-        };
-        let holder = if self.remote == Some(color) {
-            self.guest.as_deref()
-        } else {
-            Some(self.owner.as_str())
-        };
-        if holder == Some(token) {
-            Ok(())
-        } else if token == self.owner || Some(token) == self.guest.as_deref() {
-            Err(AppError::conflict(format!(
-                "it is {color}'s turn, not yours"
-            )))
-        } else {
-            Err(AppError::forbidden("unknown player token for this game"))
-        }
-    }
-
-    /// Whether the token holds any seat of the game.
-    fn any(&self, token: Option<&str>) -> Result<(), AppError> {
-        match token {
-            Some(t) if t == self.owner || Some(t) == self.guest.as_deref() => Ok(()),
-            Some(_) => Err(AppError::forbidden("unknown player token for this game")),
-            None => Err(AppError::forbidden(
-                "no player token: send the x-player-token header given when the game was \
-                 created or joined",
-            )),
-        }
-    }
-}
-
-/// Why undo and redo are refused between two browsers: one side would take back the
-/// other's moves, so every move there is final.
-const NO_TAKEBACKS: &str =
-    "in a game between two browsers every move is final: undo and redo are off";
-
-/// A fresh random token (128 bits from the process's hash keys and the clock).
-pub fn new_token() -> String {
-    let mut out = String::new();
-    for _ in 0..2 {
-        let mut h = RandomState::new().build_hasher();
-        h.write_u128(
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_nanos()),
-        );
-        out.push_str(&format!("{:016x}", h.finish()));
-    }
-    out
 }
 
 /// The version after `last`: the time now in microseconds since 1970 (a JavaScript number
@@ -206,10 +67,8 @@ fn computer_budget(session: &Session) -> std::time::Duration {
 /// A live game's state, behind its lock.
 #[derive(Debug)]
 pub struct GameState {
-    pub session: Session,
-    pub seats: Seats,
-    /// Set when a side resigned (the game is then abandoned in the history).
-    pub resigned: Option<Color>,
+    /// The session, its seats and how it ended if not on the board.
+    pub table: Table,
     search: Option<Search>,
     searches: u64,
     /// The latest report of the search under way.
@@ -224,23 +83,12 @@ pub struct GameState {
     pub last_active: Instant,
     /// When the game ended, if it has (ended games leave memory soon after).
     pub ended_at: Option<Instant>,
-    /// Ended in the history (resigned, abandoned or lost on time) before this server opened
-    /// it, whatever the board says.
-    pub closed: bool,
 }
 
 impl GameState {
-    /// The seats and the resignation, as the history keeps them.
-    fn stored_seats(&self) -> WebSeats {
-        WebSeats {
-            resigned: self.resigned,
-            ..self.seats.stored()
-        }
-    }
-
-    /// Whether the game takes no more moves (over or resigned).
+    /// Whether the game takes no more moves (over, resigned or closed).
     pub fn ended(&self) -> bool {
-        self.session.is_over() || self.resigned.is_some() || self.closed
+        self.table.ended()
     }
 
     pub fn searching(&self) -> bool {
@@ -273,9 +121,7 @@ impl LiveGame {
             id,
             me: me.clone(),
             state: Mutex::new(GameState {
-                session,
-                seats,
-                resigned: None,
+                table: Table::new(session, seats),
                 search: None,
                 searches: 0,
                 thinking: None,
@@ -284,7 +130,6 @@ impl LiveGame {
                 version: next_version(0),
                 last_active: Instant::now(),
                 ended_at: None,
-                closed: false,
             }),
             events,
         })
@@ -301,8 +146,8 @@ impl LiveGame {
         let game = LiveGame::new(id, session, seats);
         {
             let mut gs = game.lock();
-            gs.closed = true;
-            gs.resigned = resigned;
+            gs.table.closed = true;
+            gs.table.resigned = resigned;
             gs.ended_at = Some(Instant::now());
         }
         game
@@ -338,7 +183,7 @@ impl LiveGame {
     /// The game as its players see it.
     pub fn view(&self, gs: &GameState) -> GameView {
         let id = self.id;
-        let s = &gs.session;
+        let s = &gs.table.session;
         let pos = s.position();
         let ended = gs.ended();
         let moves = s.game().moves();
@@ -382,17 +227,17 @@ impl LiveGame {
                 text: s.result_text().unwrap_or_default(),
                 ..ResultView::of(score)
             }),
-            resigned: gs.resigned.map(color_name),
+            resigned: gs.table.resigned.map(color_name),
             lost_on_time: s.lost_on_time().map(color_name),
             clock: s
                 .clocks()
                 .zip(s.settings().clock)
                 .map(|(view, setting)| ClockJson::of(view, setting)),
-            can_undo: !ended && gs.seats.remote.is_none() && s.can_undo(),
-            can_redo: !ended && gs.seats.remote.is_none() && s.can_redo(),
+            can_undo: gs.table.takebacks() && s.can_undo(),
+            can_redo: gs.table.takebacks() && s.can_redo(),
             thinking: gs.searching(),
-            remote: gs.seats.remote.map(color_name),
-            joined: gs.seats.joined(),
+            remote: gs.table.seats.remote.map(color_name),
+            joined: gs.table.seats.joined(),
             save_error: s.save_error().map(ToString::to_string),
         }
     }
@@ -407,8 +252,9 @@ impl LiveGame {
     /// A second person takes the open seat.
     pub fn join(&self, app: &Backend, code: &str) -> Result<(Color, String), AppError> {
         let mut gs = self.lock();
-        let joined = gs.seats.join(code)?;
-        app.store().save_web_seats(self.id, &gs.stored_seats())?;
+        let joined = gs.table.seats.join(code)?;
+        app.store()
+            .save_web_seats(self.id, &gs.table.stored_seats())?;
         self.broadcast(&mut gs);
         Ok(joined)
     }
@@ -416,33 +262,14 @@ impl LiveGame {
     /// A person plays `square` for the side to move.
     pub fn play(&self, app: &Backend, token: Option<&str>, square: &str) -> Result<(), AppError> {
         let mut gs = self.lock();
-        if gs.ended() {
-            return Err(AppError::conflict("the game is over"));
-        }
-        let pos = gs.session.position();
-        let sq =
-            Square::parse(square, pos.size()).map_err(|e| AppError::bad_request(e.to_string()))?;
-        let turn = pos.turn();
-        if !gs.session.player(turn).is_human() {
-            return Err(AppError::conflict(format!(
-                "it is {turn}'s turn, and the computer plays {turn}"
-            )));
-        }
-        gs.seats.check(token, turn)?;
-        match gs.session.play(sq) {
+        match gs.table.play(token, square) {
             Ok(()) => {}
-            Err(e @ PlayError::NotYourTurn(_)) => return Err(AppError::conflict(e.to_string())),
-            Err(PlayError::Illegal(e)) => {
-                return Err(AppError::new(
-                    axum::http::StatusCode::UNPROCESSABLE_ENTITY,
-                    format!("illegal move: {e}"),
-                ))
-            }
-            Err(e @ PlayError::OutOfTime(_)) => {
+            Err(e @ TableError::Play(PlayError::OutOfTime(_))) => {
                 // The game just ended on time: everyone watching hears it.
                 self.changed(app, &mut gs);
-                return Err(AppError::conflict(e.to_string()));
+                return Err(e.into());
             }
+            Err(e) => return Err(e.into()),
         }
         self.changed(app, &mut gs);
         Ok(())
@@ -451,60 +278,29 @@ impl LiveGame {
     /// Takes back to the previous turn of a person.
     pub fn undo(&self, app: &Backend, token: Option<&str>) -> Result<(), AppError> {
         let mut gs = self.lock();
-        gs.seats.any(token)?;
-        if gs.ended() {
-            return Err(AppError::conflict("the game is over"));
-        }
-        if gs.seats.remote.is_some() {
-            return Err(AppError::conflict(NO_TAKEBACKS));
-        }
-        if gs.session.undo() == 0 {
-            return Err(AppError::conflict("nothing to undo"));
-        }
+        gs.table.undo(token)?;
         self.changed(app, &mut gs);
         Ok(())
     }
 
     pub fn redo(&self, app: &Backend, token: Option<&str>) -> Result<(), AppError> {
         let mut gs = self.lock();
-        gs.seats.any(token)?;
-        if gs.ended() {
-            return Err(AppError::conflict("the game is over"));
-        }
-        if gs.seats.remote.is_some() {
-            return Err(AppError::conflict(NO_TAKEBACKS));
-        }
-        if gs.session.redo() == 0 {
-            return Err(AppError::conflict("nothing to redo"));
-        }
+        gs.table.redo(token)?;
         self.changed(app, &mut gs);
         Ok(())
     }
 
-    /// The side to move resigns (or, for a guest, the guest's side; the owner resigns the
-    /// side to move when both are theirs).
+    /// The holder of `token` resigns (see [`Table::resign`] for which side).
     pub fn resign(&self, app: &Backend, token: Option<&str>) -> Result<(), AppError> {
         let mut gs = self.lock();
-        gs.seats.any(token)?;
-        if gs.ended() {
-            return Err(AppError::conflict("the game is over"));
-        }
-        let turn = gs.session.position().turn();
-        let seats = &gs.seats;
-        let color = match seats.remote {
-            Some(remote) if seats.is_guest(token) => remote,
-            Some(remote) => remote.opposite(),
-            None if gs.session.player(turn).is_human() => turn,
-            None => turn.opposite(),
-        };
+        gs.table.resign(token)?;
         gs.cancel_search();
         app.cancel_game(self.id);
-        gs.resigned = Some(color);
         {
             let mut store = app.store();
             store.abandon_game(self.id)?;
             // Who resigned, for the page that opens the game again from the history.
-            store.save_web_seats(self.id, &gs.stored_seats())?;
+            store.save_web_seats(self.id, &gs.table.stored_seats())?;
         }
         self.broadcast(&mut gs);
         Ok(())
@@ -526,12 +322,12 @@ impl LiveGame {
     /// session has saved the change; a failure to save is reported (once) and shown.
     fn changed(&self, app: &Backend, gs: &mut GameState) {
         gs.cancel_search();
-        while gs.session.must_pass() {
-            if gs.session.pass().is_err() {
+        while gs.table.session.must_pass() {
+            if gs.table.session.pass().is_err() {
                 break;
             }
         }
-        if let Some(e) = gs.session.take_save_warning() {
+        if let Some(e) = gs.table.session.take_save_warning() {
             eprintln!("reversi serve: game {}: {e}", self.id);
         }
         self.broadcast(gs);
@@ -551,10 +347,10 @@ impl LiveGame {
 
     /// Starts the computer's search if the computer is to move.
     fn start_search(&self, app: &Backend, gs: &mut GameState) {
-        if gs.resigned.is_some() {
+        if gs.table.resigned.is_some() {
             return;
         }
-        let Some(turn) = gs.session.computer_turn() else {
+        let Some(turn) = gs.table.session.computer_turn() else {
             return;
         };
         gs.searches += 1;
@@ -566,7 +362,7 @@ impl LiveGame {
         });
         let app = app.clone();
         let me = self.me.clone();
-        let budget = computer_budget(&gs.session);
+        let budget = computer_budget(&gs.table.session);
         tokio::spawn(async move {
             let permit = app.pool().slot(Work::computer_move(budget)).await;
             // Cancelled (undo, resign, delete, shutdown) while it waited for its slot.
@@ -614,7 +410,7 @@ impl LiveGame {
             self.broadcast(&mut gs);
             return;
         };
-        match gs.session.play_decision(ply, decision) {
+        match gs.table.session.play_decision(ply, decision) {
             Ok(()) | Err(PlayError::OutOfTime(_)) => self.changed(app, &mut gs),
             Err(_) => {}
         }
@@ -627,7 +423,7 @@ impl LiveGame {
         if gs.ended() {
             return;
         }
-        if gs.session.check_time().is_some() {
+        if gs.table.session.check_time().is_some() {
             self.changed(app, &mut gs);
         }
     }
@@ -638,7 +434,7 @@ impl LiveGame {
         if gs.ended() {
             return;
         }
-        let Some(view) = gs.session.clocks() else {
+        let Some(view) = gs.table.session.clocks() else {
             return;
         };
         let Some(side) = view.running else {

@@ -21,8 +21,8 @@ use super::backend::StopOnDrop;
 use super::client::Client;
 use super::error::{ApiJson, ApiQuery, AppError};
 use super::levels::parse_level;
+use super::state::AppState;
 use super::view::{board_rows, color_name, names, CandidateView, Counts};
-use super::AppState;
 
 pub fn router() -> Router<AppState> {
     Router::new()

@@ -6,7 +6,7 @@ use axum::routing::get;
 use axum::{Json, Router};
 use serde::Serialize;
 
-use super::AppState;
+use super::state::AppState;
 
 #[derive(Debug, Serialize)]
 struct ServerStatus {

@@ -12,8 +12,8 @@ use reversi_store::{GameId, Store, VariationId};
 use serde::{Deserialize, Serialize};
 
 use super::error::{ApiJson, ApiPath, AppError};
+use super::state::AppState;
 use super::view::{replay as replay_steps, ReplayStep};
-use super::AppState;
 
 /// One line of a replay.
 #[derive(Debug, Serialize)]

@@ -22,7 +22,7 @@
 
 use std::fmt;
 
-use super::{pattern_set, MAX_STAGES, SCALE};
+use super::set::{pattern_set, MAX_STAGES, SCALE};
 
 const MAGIC: &[u8; 8] = b"RVPATTRN";
 /// The version written; version 1 (uncompressed) is still read.
@@ -188,7 +188,7 @@ impl Weights {
         w
     }
 
-    /// The number of weight sets ([`super::stage`] maps empties to them).
+    /// The number of weight sets ([`super::set::stage`] maps empties to them).
     #[must_use]
     pub fn stages(&self) -> usize {
         self.stages

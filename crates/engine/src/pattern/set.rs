@@ -1,0 +1,463 @@
+//! The pattern set of the evaluation: the patterns and their images under the eight symmetries
+//! of the board, the shared features they number, the scalar features (mobility, potential
+//! mobility, parity), and the stages of the game the weights are split by. The evaluation
+//! (pattern.rs) and the weights file (weights.rs) both read it.
+
+use std::sync::OnceLock;
+
+use crate::mobility::{self, neighbours};
+use crate::ternary::ternary;
+use crate::Board;
+
+/// The most weight sets a file may hold: one per number of empty squares (1–60).
+pub const MAX_STAGES: usize = 60;
+
+/// Stored weights are in 1/`SCALE` discs.
+pub const SCALE: i32 = 64;
+
+/// Mobility and potential mobility are one-hot up to these counts (larger counts share the
+/// last weight).
+const MOBILITY_MAX: u32 = 30;
+const POTENTIAL_MAX: u32 = 40;
+
+/// The weight set, of `stages` (1 to [`MAX_STAGES`]) sharing the game evenly, for a
+/// position with `empties` empty squares: with 15 stages one per four empties (1–4, 5–8, …),
+/// with 30 one per two, with 60 one per empty square.
+#[inline]
+#[must_use]
+pub fn stage(empties: u32, stages: usize) -> usize {
+    let stages = stages.clamp(1, MAX_STAGES);
+    (empties.clamp(1, 60) as usize - 1) * stages / MAX_STAGES
+}
+
+/// The empty-square counts of a stage of `stages`, inclusive (the first stage also takes 0
+/// empties, the last one anything above 60).
+#[must_use]
+pub fn stage_empties(s: usize, stages: usize) -> (u32, u32) {
+    let of = |e: u32| stage(e, stages);
+    let lo = (1..=60).find(|&e| of(e) == s).unwrap_or(1);
+    let hi = (1..=60).rev().find(|&e| of(e) == s).unwrap_or(lo);
+    (if lo == 1 { 0 } else { lo }, hi)
+}
+
+/// A pattern: its squares as (column, row) in the order that defines its base-3 digits.
+pub(crate) struct Group {
+    pub(crate) name: &'static str,
+    pub(crate) squares: &'static [(u8, u8)],
+}
+
+/// The pattern set (its canonical instance; the others are its images under the eight
+/// symmetries of the board).
+pub(crate) const GROUPS: &[Group] = &[
+    Group {
+        name: "corner 3x3",
+        squares: &[
+            (0, 0),
+            (1, 0),
+            (2, 0),
+            (0, 1),
+            (1, 1),
+            (2, 1),
+            (0, 2),
+            (1, 2),
+            (2, 2),
+        ],
+    },
+    Group {
+        name: "corner 2x5",
+        squares: &[
+            (0, 0),
+            (1, 0),
+            (2, 0),
+            (3, 0),
+            (4, 0),
+            (0, 1),
+            (1, 1),
+            (2, 1),
+            (3, 1),
+            (4, 1),
+        ],
+    },
+    Group {
+        name: "edge + 2X",
+        squares: &[
+            (0, 0),
+            (1, 0),
+            (2, 0),
+            (3, 0),
+            (4, 0),
+            (5, 0),
+            (6, 0),
+            (7, 0),
+            (1, 1),
+            (6, 1),
+        ],
+    },
+    Group {
+        name: "row 2",
+        squares: &[
+            (0, 1),
+            (1, 1),
+            (2, 1),
+            (3, 1),
+            (4, 1),
+            (5, 1),
+            (6, 1),
+            (7, 1),
+        ],
+    },
+    Group {
+        name: "row 3",
+        squares: &[
+            (0, 2),
+            (1, 2),
+            (2, 2),
+            (3, 2),
+            (4, 2),
+            (5, 2),
+            (6, 2),
+            (7, 2),
+        ],
+    },
+    Group {
+        name: "row 4",
+        squares: &[
+            (0, 3),
+            (1, 3),
+            (2, 3),
+            (3, 3),
+            (4, 3),
+            (5, 3),
+            (6, 3),
+            (7, 3),
+        ],
+    },
+    Group {
+        name: "diagonal 8",
+        squares: &[
+            (0, 0),
+            (1, 1),
+            (2, 2),
+            (3, 3),
+            (4, 4),
+            (5, 5),
+            (6, 6),
+            (7, 7),
+        ],
+    },
+    Group {
+        name: "diagonal 7",
+        squares: &[(1, 0), (2, 1), (3, 2), (4, 3), (5, 4), (6, 5), (7, 6)],
+    },
+    Group {
+        name: "diagonal 6",
+        squares: &[(2, 0), (3, 1), (4, 2), (5, 3), (6, 4), (7, 5)],
+    },
+    Group {
+        name: "diagonal 5",
+        squares: &[(3, 0), (4, 1), (5, 2), (6, 3), (7, 4)],
+    },
+    Group {
+        name: "diagonal 4",
+        squares: &[(4, 0), (5, 1), (6, 2), (7, 3)],
+    },
+    // Generation 2 on.
+    Group {
+        name: "corner triangle",
+        squares: &[
+            (0, 0),
+            (1, 0),
+            (2, 0),
+            (3, 0),
+            (0, 1),
+            (1, 1),
+            (2, 1),
+            (0, 2),
+            (1, 2),
+            (0, 3),
+        ],
+    },
+    Group {
+        name: "edge + block",
+        squares: &[
+            (0, 0),
+            (2, 0),
+            (3, 0),
+            (4, 0),
+            (5, 0),
+            (7, 0),
+            (2, 1),
+            (3, 1),
+            (4, 1),
+            (5, 1),
+        ],
+    },
+];
+
+/// Generation 1 weights files hold the first this many patterns of [`GROUPS`]; they load
+/// with zero weights for the others.
+const GEN1_GROUPS: usize = 11;
+
+/// A symmetry of the square, on (column, row).
+type Symmetry = fn(u8, u8) -> (u8, u8);
+
+/// The eight symmetries of the square.
+const SYMMETRIES: [Symmetry; 8] = [
+    |c, r| (c, r),
+    |c, r| (7 - c, r),
+    |c, r| (c, 7 - r),
+    |c, r| (7 - c, 7 - r),
+    |c, r| (r, c),
+    |c, r| (7 - r, 7 - c),
+    |c, r| (7 - r, c),
+    |c, r| (r, 7 - c),
+];
+
+/// Applies symmetry `s` to a whole bitboard.
+#[must_use]
+pub(crate) fn transform(bits: u64, s: usize) -> u64 {
+    let mut out = 0;
+    let mut rest = bits;
+    while rest != 0 {
+        let sq = rest.trailing_zeros() as u8;
+        rest &= rest - 1;
+        let (c, r) = SYMMETRIES[s](sq % 8, sq / 8);
+        out |= 1u64 << (8 * r + c);
+    }
+    out
+}
+
+/// One image of a pattern on the board.
+pub(super) struct Instance {
+    pub(super) mask: u64,
+    /// Where this instance's weights start in a stage's expanded table.
+    pub(super) local_offset: usize,
+    /// The shared feature of each base-3 index.
+    pub(super) feature: Vec<u32>,
+}
+
+/// The pattern instances and the numbering of the shared features.
+pub struct PatternSet {
+    pub(super) instances: Vec<Instance>,
+    /// Shared features per stage, scalars included.
+    features: usize,
+    /// Start of the scalar features (mobility, potential mobility, parity), shared and
+    /// expanded alike.
+    pub(super) scalar_feature: usize,
+    pub(super) scalar_local: usize,
+    /// Entries of a stage's expanded table.
+    pub(super) local: usize,
+    /// A fingerprint of the patterns and scalars; weight files store it mixed with their
+    /// stage count ([`PatternSet::signature`]).
+    base_signature: u32,
+    /// The same for generation 1's patterns (the first [`GEN1_GROUPS`]).
+    gen1_signature: u32,
+    /// Shared pattern features of generation 1's patterns (numbered first).
+    pub(super) gen1_features: usize,
+    /// The pattern (index in [`GROUPS`]) and canonical configuration (base 3, digit `j` the
+    /// pattern's square `j`) of each shared pattern feature, which generation 3 generates
+    /// its weights from (net.rs).
+    pub(super) canon: Vec<(u8, u32)>,
+}
+
+/// One step of the set's fingerprint (FNV-1a on words).
+const fn mix(signature: u32, x: u32) -> u32 {
+    (signature ^ x).wrapping_mul(0x0100_0193)
+}
+
+/// The scalar features of a position, relative to the scalar block.
+#[inline(always)]
+pub(super) fn scalars(b: Board, empties: u64) -> [usize; 5] {
+    let (p, o) = (b.player, b.opponent);
+    let mob_p = mobility::moves(p, o).count_ones().min(MOBILITY_MAX) as usize;
+    let mob_o = mobility::moves(o, p).count_ones().min(MOBILITY_MAX) as usize;
+    let pot_p = (neighbours(o) & empties).count_ones().min(POTENTIAL_MAX) as usize;
+    let pot_o = (neighbours(p) & empties).count_ones().min(POTENTIAL_MAX) as usize;
+    let m = MOBILITY_MAX as usize + 1;
+    let q = POTENTIAL_MAX as usize + 1;
+    [
+        mob_p,
+        m + mob_o,
+        2 * m + pot_p,
+        2 * m + q + pot_o,
+        2 * m + 2 * q + (empties.count_ones() & 1) as usize,
+    ]
+}
+
+pub(crate) const SCALAR_COUNT: usize =
+    2 * (MOBILITY_MAX as usize + 1) + 2 * (POTENTIAL_MAX as usize + 1) + 2;
+
+/// Active features of every position: one per instance and the five scalars.
+pub const ACTIVE: usize = 54 + 5;
+
+impl PatternSet {
+    fn build() -> PatternSet {
+        let mut instances = Vec::new();
+        let mut features = 0usize;
+        let mut local = 0usize;
+        let mut signature = 0x811c_9dc5u32;
+        let (mut gen1_signature, mut gen1_features) = (0, 0);
+        let mut canon = Vec::new();
+        for (k, g) in GROUPS.iter().enumerate() {
+            if k == GEN1_GROUPS {
+                (gen1_signature, gen1_features) = (mix(signature, SCALAR_COUNT as u32), features);
+            }
+            let n = g.squares.len();
+            for &(c, r) in g.squares {
+                signature = mix(signature, u32::from(8 * r + c));
+            }
+            signature = mix(signature, 0xff);
+            let size = 3usize.pow(n as u32);
+            let set: u64 = g.squares.iter().map(|&(c, r)| 1u64 << (8 * r + c)).sum();
+            // Permutations of the digit positions under the symmetries that keep the set.
+            let perms: Vec<Vec<usize>> = (0..8)
+                .filter(|&s| transform(set, s) == set)
+                .map(|s| {
+                    g.squares
+                        .iter()
+                        .map(|&(c, r)| {
+                            let img = SYMMETRIES[s](c, r);
+                            g.squares.iter().position(|&q| q == img).unwrap_or(0)
+                        })
+                        .collect()
+                })
+                .collect();
+            // Shared number of each canonical-order configuration.
+            let mut id = vec![u32::MAX; size];
+            let mut digits = vec![0usize; n];
+            for x in 0..size {
+                let mut v = x;
+                for d in digits.iter_mut() {
+                    *d = v % 3;
+                    v /= 3;
+                }
+                let least = perms
+                    .iter()
+                    .map(|perm| {
+                        (0..n)
+                            .map(|j| digits[j] * 3usize.pow(perm[j] as u32))
+                            .sum::<usize>()
+                    })
+                    .min()
+                    .unwrap_or(x);
+                if id[least] == u32::MAX {
+                    id[least] = features as u32;
+                    features += 1;
+                    canon.push((k as u8, least as u32));
+                }
+                id[x] = id[least];
+            }
+            // The instances: images of the canonical set under the symmetries.
+            let mut seen = Vec::new();
+            for (s, sym) in SYMMETRIES.iter().enumerate() {
+                let mask = transform(set, s);
+                if seen.contains(&mask) {
+                    continue;
+                }
+                seen.push(mask);
+                // Digit position (increasing bit order) of each canonical square's image.
+                let rank: Vec<u32> = g
+                    .squares
+                    .iter()
+                    .map(|&(c, r)| {
+                        let (ic, ir) = sym(c, r);
+                        (mask & ((1u64 << (8 * ir + ic)) - 1)).count_ones()
+                    })
+                    .collect();
+                let mut feature = vec![0u32; size];
+                for (local_idx, f) in feature.iter_mut().enumerate() {
+                    let mut canon = 0usize;
+                    for j in (0..n).rev() {
+                        canon = canon * 3 + (local_idx / 3usize.pow(rank[j])) % 3;
+                    }
+                    *f = id[canon];
+                }
+                instances.push(Instance {
+                    mask,
+                    local_offset: local,
+                    feature,
+                });
+                local += size;
+            }
+        }
+        signature = mix(signature, SCALAR_COUNT as u32);
+        let scalar_feature = features;
+        let scalar_local = local;
+        PatternSet {
+            instances,
+            features: features + SCALAR_COUNT,
+            scalar_feature,
+            scalar_local,
+            local: local + SCALAR_COUNT,
+            base_signature: signature,
+            gen1_signature,
+            gen1_features,
+            canon,
+        }
+    }
+
+    /// Shared features (weights) per stage.
+    #[must_use]
+    pub fn features(&self) -> usize {
+        self.features
+    }
+
+    /// The fingerprint a weights file of `stages` stages for this set must carry: the
+    /// patterns (squares and order), the scalars and the stage count.
+    #[must_use]
+    pub fn signature(&self, stages: usize) -> u32 {
+        mix(self.base_signature, stages as u32)
+    }
+
+    /// The fingerprint of a generation 1 file of `stages` stages (its first
+    /// [`GEN1_GROUPS`] patterns).
+    pub(super) fn gen1_signature(&self, stages: usize) -> u32 {
+        mix(self.gen1_signature, stages as u32)
+    }
+
+    /// Shared weights per stage in a generation 1 file.
+    pub(super) fn gen1_shared(&self) -> usize {
+        self.gen1_features + SCALAR_COUNT
+    }
+
+    /// A generation 1 stage's weights in this set's numbering: its pattern weights first,
+    /// zero for the later patterns, its scalar weights last.
+    pub(super) fn widen_gen1(&self, old: &[i16]) -> Vec<i16> {
+        let mut out = vec![0i16; self.features];
+        out[..self.gen1_features].copy_from_slice(&old[..self.gen1_features]);
+        out[self.scalar_feature..].copy_from_slice(&old[self.gen1_features..]);
+        out
+    }
+
+    /// The pattern instances on the board.
+    #[must_use]
+    pub fn instances(&self) -> usize {
+        self.instances.len()
+    }
+
+    /// Names and sizes of the patterns, for reports.
+    pub fn describe(&self) -> impl Iterator<Item = (&'static str, usize)> {
+        GROUPS.iter().map(|g| (g.name, g.squares.len()))
+    }
+
+    /// The shared features active in `b` (exactly [`ACTIVE`] of them).
+    #[must_use]
+    pub fn active(&self, b: Board) -> [u32; ACTIVE] {
+        let mut out = [0u32; ACTIVE];
+        for (o, inst) in out.iter_mut().zip(&self.instances) {
+            *o = inst.feature[ternary(b.player, b.opponent, inst.mask)];
+        }
+        let n = self.instances.len();
+        for (k, s) in scalars(b, b.empties()).into_iter().enumerate() {
+            out[n + k] = (self.scalar_feature + s) as u32;
+        }
+        out
+    }
+}
+
+/// The pattern set, built once.
+#[must_use]
+pub(crate) fn pattern_set() -> &'static PatternSet {
+    static SET: OnceLock<PatternSet> = OnceLock::new();
+    SET.get_or_init(PatternSet::build)
+}
