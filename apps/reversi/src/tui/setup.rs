@@ -192,8 +192,10 @@ fn describe(p: Player) -> String {
         Player::Human => "human".into(),
         Player::Computer(Ai::Level(level)) => {
             let spec = level.spec();
+            let like = reversi_game::human::level_rating(level)
+                .map_or_else(String::new, |r| format!(", like a {r} player"));
             format!(
-                "computer, {} (depth {}, exact from {} empties, up to {} s a move)",
+                "computer, {}{like} (depth {}, exact from {} empties, up to {} s a move)",
                 level
                     .name()
                     .map_or_else(|| level.get().to_string(), str::to_string),
