@@ -186,7 +186,8 @@ fn cycle(i: usize, step: i32, len: usize) -> usize {
     (i as i64 + i64::from(step)).rem_euclid(len as i64) as usize
 }
 
-/// A player with what its level searches, e.g. `computer, hard (depth 10, exact from 20)`.
+/// A player with what its level searches and the rating it plays like, e.g. `computer, hard,
+/// like a 2150 player (depth 10, exact from 20 empties, up to 2 s a move)`.
 fn describe(p: Player) -> String {
     match p {
         Player::Human => "human".into(),
