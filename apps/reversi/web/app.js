@@ -170,7 +170,8 @@ async function fillLevels() {
     const l = levels && levels.find((x) => x.level === n);
     const name = (l && l.name) || LEVEL_NAMES[n];
     const time = l ? `≤ ${l.time_s} s` : null;
-    const extra = [name, time].filter(Boolean).join(", ");
+    const like = l && l.human_rating ? `like a ${l.human_rating} player` : null;
+    const extra = [name, like, time].filter(Boolean).join(", ");
     return extra ? `${n} (${extra})` : String(n);
   };
   for (const sel of document.querySelectorAll("select.level")) {
@@ -184,7 +185,9 @@ async function fillLevels() {
   document.querySelector("select[name=black-level]").value = "3";
   document.querySelector("select[name=white-level]").value = "3";
   $("hint-level").value = "6";
-  $("analysis-level").value = "4";
+  // The analysis that rates each side's game on the human scale, when there is one.
+  const scale = levels && levels.find((x) => x.human_scale);
+  $("analysis-level").value = scale ? String(scale.level) : "4";
   $("editor-level").value = "3";
   $("editor-analysis-level").value = "6";
 }
@@ -1032,7 +1035,21 @@ function analysisSummary(a, level) {
   const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
   return `Analysed at level ${level}. Discs lost against the best move, added up over each ` +
     `side's moves: ${side("black", a.black_loss)}; ${side("white", a.white_loss)}. ` +
-    `${plural(count("mistake"), "mistake")} (?) and ${plural(count("blunder"), "blunder")} (??) marked.`;
+    `${plural(count("mistake"), "mistake")} (?) and ${plural(count("blunder"), "blunder")} (??) marked.` +
+    performanceSummary(a);
+}
+
+/** Each side's rating for the game on the human scale, with its range, or how to get one. */
+function performanceSummary(a) {
+  if (a.performance && a.performance.length) {
+    const each = a.performance.map((p) =>
+      `${cap(p.color)} like a ${p.rating} tournament player (90% range ${p.low}–${p.high})`);
+    return ` Played: ${each.join("; ")}. One game says little: the range is wide.`;
+  }
+  if (a.scale_level && a.scale_level !== a.level) {
+    return ` Analyse at level ${a.scale_level} for each side's tournament rating.`;
+  }
+  return "";
 }
 
 // ---- variations in the replay ------------------------------------------------------------

@@ -40,6 +40,7 @@ pub mod duel;
 mod elo;
 mod openings;
 mod play;
+mod ratings;
 mod record;
 mod series;
 mod spec;
@@ -48,6 +49,7 @@ pub use contender::{BookChoice, Choice, Contender, EngineError, MoveClock, Setup
 pub use elo::{elo, Elo, GameResult, Record, Tally};
 pub use openings::{read_openings, OpeningsError};
 pub use play::{play_game, Forfeit, Played};
+pub use ratings::{fit_ratings, Encounter, RatingFit, Ratings, RatingsError};
 pub use record::{Sink, SinkError};
 pub use series::{Earlier, Match, MatchGame, MatchRules, MoveTimes, ResumeError};
 pub use spec::{split_command, EngineSpec, ParseEngineError, Protocol};

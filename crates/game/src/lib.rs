@@ -15,6 +15,7 @@ mod clock;
 pub mod convert;
 mod explorer;
 mod history;
+pub mod human;
 mod log;
 mod player;
 mod printable;

@@ -42,6 +42,7 @@ mod error;
 mod evals;
 pub mod fit;
 mod games;
+pub mod human;
 pub mod label;
 pub mod measure;
 mod parallel;

@@ -100,9 +100,10 @@ pub enum HistoryCommand {
     Analyze {
         /// The game's id, as `history list` shows it.
         id: GameId,
-        /// Engine level: 1-60 or a level name.
-        #[arg(long, default_value = "4")]
-        level: String,
+        /// Engine level: 1-60 or a level name [default: the level the human scale is
+        /// measured at (`reversi levels`), so that each side's game is rated].
+        #[arg(long)]
+        level: Option<String>,
     },
     /// The opening explorer: the moves the stored games played from a position (the start
     /// without one), in any of its eight orientations: games, Black's wins, draws and White's
@@ -192,7 +193,9 @@ pub fn run(args: HistoryArgs) -> anyhow::Result<ExitCode> {
             size,
             rules,
         } => import::run(&mut Store::open(&path)?, &files, format, size, rules),
-        HistoryCommand::Analyze { id, level } => analyze::run(&require(&path)?, id, &level),
+        HistoryCommand::Analyze { id, level } => {
+            analyze::run(&require(&path)?, id, level.as_deref())
+        }
         HistoryCommand::Explore(args) => explore::run(&require(&path)?, &args),
         HistoryCommand::Reindex => explore::reindex(&mut require(&path)?),
         HistoryCommand::Resume { id, plain } => resume(&path, id, plain),

@@ -1,20 +1,23 @@
-//! `reversi levels`: the table of computer levels and what each searches.
+//! `reversi levels`: the table of computer levels, what each searches and the tournament
+//! rating it plays like.
 
 use std::process::ExitCode;
 
 use reversi_engine::levels::Level;
+use reversi_game::human::{self, HumanScale};
 
 pub fn run() -> anyhow::Result<ExitCode> {
     outln!(
-        "level  name      midgame depth  selectivity  exact from  win/loss/draw from  time/move  \
-         strays"
+        "level  name      plays like  midgame depth  selectivity  exact from  win/loss/draw from  \
+         time/move  strays"
     )?;
     for n in Level::MIN..=Level::MAX {
         let Some(level) = Level::new(n) else { continue };
         let s = level.spec();
         outln!(
-            "{n:>5}  {:<8}  {:>13}  {:>11}  {:>10}  {:>18}  {:>9}  {}",
+            "{n:>5}  {:<8}  {:>10}  {:>13}  {:>11}  {:>10}  {:>18}  {:>9}  {}",
             level.name().unwrap_or(""),
+            human::level_rating(level).map_or_else(String::new, |r| r.to_string()),
             s.depth,
             format!("{}%", s.selectivity_percent()),
             format!("{} empties", s.exact_empties),
@@ -49,6 +52,18 @@ pub fn run() -> anyhow::Result<ExitCode> {
          moves within that many discs of the best by their own search (the smaller losses more \
          often), as people do, rather than blundering."
     )?;
+    if let Some(scale) = HumanScale::shipped() {
+        outln!(
+            "\nPlays like: the rating of the tournament players who lose as many discs a move \
+             as the level, each move measured against the best by a level-{} analysis (as \
+             `reversi history analyze` does). The ratings are Elo fitted to the WTHOR \
+             database's games, the median player with 20 or more games at 1500; the curve from \
+             loss to rating is fitted on rating bands of a sample of their games (`2300+`: beyond \
+             the bands measured). Levels not measured show nothing. docs/human-scale.md has the \
+             method and the tables; `reversi train human-scale` measures them again.",
+            scale.analysis_level.get()
+        )?;
+    }
     outln!(
         "\nThe default computer player (`ai`) is level {}. Names work wherever a level does \
          (`ai:hard`), as do `random`, `greedy` and the classic algorithms (`ai:minimax:4`).",

@@ -4,10 +4,12 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use anyhow::Context;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Subcommand};
+use reversi_engine::levels::Level;
 use reversi_train::selfplay::{self, Output, RandomMoves};
-use reversi_train::{data, duel, fit, label, measure, probcut, Shard};
+use reversi_train::{data, duel, fit, human, label, measure, probcut, Shard};
 
 use crate::data::{shared_data, xot_openings};
 
@@ -46,6 +48,10 @@ pub enum TrainCommand {
     /// Deviations of probcut's shallow searches from deep searches and exact scores, and
     /// their linear fits (the engine's probcut constants).
     Probcut(ProbcutArgs),
+    /// The human scale: ratings fitted to the WTHOR players, their disc loss a move by
+    /// rating band, the curve from loss to rating, and each level placed on it (the table
+    /// `reversi levels` shows; docs/human-scale.md).
+    HumanScale(HumanScaleArgs),
     /// The rate of best moves (by the file's exact scores) of a fixed-depth midgame search.
     Bestmove {
         /// OBF files.
@@ -278,6 +284,54 @@ pub struct ProbcutArgs {
     pub exact_to: u32,
 }
 
+#[derive(Debug, Args)]
+pub struct HumanScaleArgs {
+    /// The WTHOR folder [default: the shared data's wthor/].
+    #[arg(long)]
+    pub wthor: Option<PathBuf>,
+    /// The XOT openings the levels play from [default: the shared data's xot-large.txt].
+    #[arg(long)]
+    pub openings: Option<PathBuf>,
+    /// The level every game is analysed at (`history analyze` rates games analysed at it).
+    #[arg(long, default_value = "8", value_parser = parse_level)]
+    pub analysis_level: Level,
+    /// The first year of the sampled games (the ratings use every year).
+    #[arg(long, default_value_t = 2000)]
+    pub from_year: u16,
+    /// The games a player needs in the database for their games to be sampled.
+    #[arg(long, default_value_t = 50)]
+    pub min_games: usize,
+    /// The width of a rating band.
+    #[arg(long, default_value_t = 200.0)]
+    pub band_width: f64,
+    /// Sides (a player's moves in one game) wanted in each band.
+    #[arg(long, default_value_t = 60)]
+    pub sides_per_band: usize,
+    /// Bands with fewer sides are left out.
+    #[arg(long, default_value_t = 20)]
+    pub min_sides: usize,
+    /// The levels measured, by number or name [default: the named ones].
+    #[arg(long, value_delimiter = ',', value_parser = parse_level)]
+    pub levels: Vec<Level>,
+    /// Games each level plays against itself.
+    #[arg(long, default_value_t = 10)]
+    pub level_games: usize,
+    #[arg(long, default_value_t = 34)]
+    pub seed: u64,
+    /// Games analysed or played at once (the results do not depend on it, but for the
+    /// levels' time budgets).
+    #[arg(long, default_value_t = 1, value_parser = crate::options::threads)]
+    pub threads: usize,
+    /// Write the table here (the program ships crates/game/data/human-scale.txt); without
+    /// it the table is printed after the report.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+fn parse_level(text: &str) -> Result<Level, String> {
+    Level::parse(text).ok_or_else(|| format!("{text:?} is not a level 1-60 or a level name"))
+}
+
 fn progress(line: &str) {
     eprintln!("{line}");
 }
@@ -388,6 +442,39 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
                 threads: a.threads,
             };
             outln!("{}", duel::run(&options, &progress)?)?;
+        }
+        TrainCommand::HumanScale(a) => {
+            let options = human::Options {
+                wthor: a.wthor.unwrap_or_else(|| shared_data().join("wthor")),
+                openings: a.openings.unwrap_or_else(xot_openings),
+                analysis_level: a.analysis_level,
+                from_year: a.from_year,
+                min_games: a.min_games,
+                band_width: a.band_width,
+                sides_per_band: a.sides_per_band,
+                min_sides: a.min_sides,
+                levels: if a.levels.is_empty() {
+                    Level::NAMED.iter().map(|&(_, l)| l).collect()
+                } else {
+                    a.levels
+                },
+                level_games: a.level_games,
+                seed: a.seed,
+                threads: a.threads,
+            };
+            // Ctrl-C ends the process; nothing is written before the end.
+            let stop = std::sync::atomic::AtomicBool::new(false);
+            let report = human::run(&options, &stop, &progress)?;
+            outln!("{report}")?;
+            let text = report.scale.to_text();
+            match a.out {
+                Some(path) => {
+                    std::fs::write(&path, &text)
+                        .with_context(|| format!("writing {}", path.display()))?;
+                    outln!("wrote {}", path.display())?;
+                }
+                None => out!("\n{text}")?,
+            }
         }
         TrainCommand::Bestmove {
             files,

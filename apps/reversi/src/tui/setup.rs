@@ -186,14 +186,17 @@ fn cycle(i: usize, step: i32, len: usize) -> usize {
     (i as i64 + i64::from(step)).rem_euclid(len as i64) as usize
 }
 
-/// A player with what its level searches, e.g. `computer, hard (depth 10, exact from 20)`.
+/// A player with what its level searches and the rating it plays like, e.g. `computer, hard,
+/// like a 2150 player (depth 10, exact from 20 empties, up to 2 s a move)`.
 fn describe(p: Player) -> String {
     match p {
         Player::Human => "human".into(),
         Player::Computer(Ai::Level(level)) => {
             let spec = level.spec();
+            let like = reversi_game::human::level_rating(level)
+                .map_or_else(String::new, |r| format!(", like a {r} player"));
             format!(
-                "computer, {} (depth {}, exact from {} empties, up to {} s a move)",
+                "computer, {}{like} (depth {}, exact from {} empties, up to {} s a move)",
                 level
                     .name()
                     .map_or_else(|| level.get().to_string(), str::to_string),

@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use super::backend::StopOnDrop;
 use super::client::Client;
 use super::error::{ApiBytes, ApiJson, ApiPath, ApiQuery, AppError};
-use super::levels::parse_level;
+use super::levels::{parse_level, scale_level};
 use super::state::AppState;
 use super::variations::{self, LineView};
 use super::view::{replay, AnalysisView, InfoView, ReplayStep};
@@ -291,8 +291,12 @@ async fn analysis(
     client: Client,
     ApiJson(req): ApiJson<AnalysisRequest>,
 ) -> Result<Json<AnalysisView>, AppError> {
-    let level = parse_level(req.level, 4)?;
+    let level = parse_level(
+        req.level,
+        scale_level().map_or(4, reversi_engine::levels::Level::get),
+    )?;
     let stored = app.store().load_game(GameId(id))?;
+    let size = stored.game.current().size();
     let ticket = app.backend().pool().admit(&client.0)?;
     let time = app.config().analysis_time;
     // Past its budget the analysis's last search may still be finishing its iteration.
@@ -312,5 +316,5 @@ async fn analysis(
             cap.as_secs()
         ))
     })?;
-    Ok(Json(AnalysisView::of(&analysis)))
+    Ok(Json(AnalysisView::of(&analysis, size)))
 }

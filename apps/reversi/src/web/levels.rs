@@ -1,5 +1,5 @@
-//! `/api/levels`: the computer levels with their names, depths and time per move, for the
-//! page's level pickers.
+//! `/api/levels`: the computer levels with their names, depths, time per move and tournament
+//! rating, for the page's level pickers.
 
 use std::time::Duration;
 
@@ -23,6 +23,10 @@ pub struct LevelView {
     /// How often and how far the level strays from its best move, when it does.
     stray_percent: u8,
     stray_max_loss: i32,
+    /// The tournament rating the level plays like (`1650`, `2300+`), when measured.
+    human_rating: Option<String>,
+    /// Whether the human scale is measured at this level: the analysis that rates a game.
+    human_scale: bool,
 }
 
 /// The level a request asks for (`default` when it names none), or a 400 naming the range.
@@ -35,6 +39,11 @@ pub fn parse_level(level: Option<u8>, default: u8) -> Result<Level, AppError> {
             Level::MAX
         ))
     })
+}
+
+/// The level the human scale is measured at, if the program has the table.
+pub fn scale_level() -> Option<Level> {
+    reversi_game::human::HumanScale::shipped().map(|s| s.analysis_level)
 }
 
 pub fn router() -> Router<AppState> {
@@ -54,6 +63,8 @@ fn levels() -> Vec<LevelView> {
                 time_s: Duration::as_secs_f64(&s.time),
                 stray_percent: s.allowance.map_or(0, |a| a.rate_percent),
                 stray_max_loss: s.allowance.map_or(0, |a| a.max_loss),
+                human_rating: reversi_game::human::level_rating(level).map(|r| r.to_string()),
+                human_scale: scale_level() == Some(level),
             }
         })
         .collect()

@@ -187,19 +187,25 @@ async fn analysing_a_game_twice_gives_the_same_result() {
         .await;
         assert_eq!(s, StatusCode::OK, "{v}");
     }
+    // At the level the human scale is measured at (8 when this was written).
+    let level = super::levels::scale_level().map_or(8, |l| l.get());
     let analyse = || async {
         let (s, v) = call(
             &app,
             "POST",
             &format!("/api/history/{id}/analysis"),
             None,
-            Some(json!({"level": 8})),
+            Some(json!({ "level": level })),
         )
         .await;
         assert_eq!(s, StatusCode::OK, "{v}");
         v
     };
     let first = analyse().await;
+    // At the human scale's level each side is rated (its moves after the opening's eight).
+    let rated = first["performance"].as_array().unwrap();
+    assert_eq!(rated.len(), 2, "{first}");
+    assert!(rated[0]["low"].as_f64().unwrap() <= rated[0]["high"].as_f64().unwrap());
     // Other searches in between fill the shared table.
     let (s, _) = call(
         &app,

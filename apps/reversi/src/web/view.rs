@@ -6,6 +6,7 @@ use reversi_engine::{Candidate, ScoreKind, Thinking};
 use reversi_store::{GameInfo, Status};
 use serde::Serialize;
 
+use reversi_game::human::HumanScale;
 use reversi_game::{analysis::Analysis, result_line, ClockView};
 
 pub fn color_name(c: Color) -> &'static str {
@@ -318,10 +319,28 @@ pub struct AnalysisView {
     pub kinds: Vec<Option<String>>,
     pub black_loss: i32,
     pub white_loss: i32,
+    /// Each side's rating for the game on the human scale (none when analysed at another
+    /// level than the scale's, or for a side without moves past the opening).
+    pub performance: Vec<PerformanceView>,
+    /// The level the human scale is measured at (null without a table).
+    pub scale_level: Option<u8>,
+}
+
+/// One side's performance estimate.
+#[derive(Debug, Serialize)]
+pub struct PerformanceView {
+    pub color: &'static str,
+    /// `1650`, `2300+`, `under 700`.
+    pub rating: String,
+    /// The 90 % range over resamples of the side's moves, to ten points.
+    pub low: f64,
+    pub high: f64,
+    pub mean_loss: f64,
+    pub moves: usize,
 }
 
 impl AnalysisView {
-    pub fn of(a: &Analysis) -> AnalysisView {
+    pub fn of(a: &Analysis, size: reversi_core::BoardSize) -> AnalysisView {
         let (black_loss, white_loss) = a.total_loss();
         AnalysisView {
             level: a.level.get(),
@@ -342,6 +361,20 @@ impl AnalysisView {
             kinds: a.kinds.iter().map(|k| k.map(|k| k.to_string())).collect(),
             black_loss,
             white_loss,
+            performance: HumanScale::shipped()
+                .map(|scale| scale.performance(a, size))
+                .unwrap_or_default()
+                .iter()
+                .map(|p| PerformanceView {
+                    color: color_name(p.color),
+                    rating: p.rating.to_string(),
+                    low: (p.range.0 / 10.0).round() * 10.0,
+                    high: (p.range.1 / 10.0).round() * 10.0,
+                    mean_loss: p.mean_loss,
+                    moves: p.moves,
+                })
+                .collect(),
+            scale_level: HumanScale::shipped().map(|s| s.analysis_level.get()),
         }
     }
 }

@@ -443,7 +443,23 @@ const tests = {
     assert.equal(await page.locator("#replay-moves-legend").isVisible(), true);
     assert.match(await page.locator("#analysis-status").textContent(),
       /^Analysed at level 2\. Discs lost against the best move, added up over each side's moves: Black \d+ over \d+ moves \([\d.]+ a move\); White \d+ over \d+ moves/);
+    // Another level than the human scale's: the summary says which level rates the game.
+    const levels = await (await page.request.get(`${BASE}api/levels`)).json();
+    const scale = levels.find((l) => l.human_scale);
+    assert.ok(scale, "a level carries the human scale");
+    assert.match(await page.locator("#analysis-status").textContent(),
+      new RegExp(`Analyse at level ${scale.level} for each side's tournament rating\\.$`));
+    // The level choosers name the rating a measured level plays like.
+    const rated = levels.find((l) => l.name && l.human_rating);
+    assert.match(await page.locator(`select[name=white-level] option[value="${rated.level}"]`).textContent(),
+      new RegExp(`like a ${rated.human_rating.replace("+", "\\+")} player`));
     await page.screenshot({ path: `${SHOTS}/analysis.png`, fullPage: true });
+    // At the scale's level each side of the 8x8 game is rated, with its range.
+    await page.selectOption("#analysis-level", String(scale.level));
+    await page.click("#analyze");
+    await page.waitForFunction(() => /Played: /.test(document.getElementById("analysis-status").textContent), null, { timeout: 120000 });
+    assert.match(await page.locator("#analysis-status").textContent(),
+      /Played: Black like a (under )?\d+\+? tournament player \(90% range \d+–\d+\); White like a .*One game says little/);
     await page.context().close();
   },
 

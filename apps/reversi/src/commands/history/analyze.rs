@@ -1,19 +1,32 @@
 //! `reversi history analyze`: each move of a stored game against the engine's best, with the
-//! disc loss, and the totals per side.
+//! disc loss, the totals per side and each side's rating for the game on the human scale.
 
 use std::io::Write;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 
 use anyhow::{bail, Context};
+use reversi_core::BoardSize;
 use reversi_engine::levels::Level;
 use reversi_store::{GameId, Store};
 
-use reversi_game::analysis::{analyze, Verdict};
+use reversi_game::analysis::{analyze, Analysis, Verdict};
+use reversi_game::human::{HumanScale, OPENING_PLIES};
 
-pub fn run(store: &Store, id: GameId, level: &str) -> anyhow::Result<ExitCode> {
-    let Some(level) = Level::parse(level) else {
-        bail!("unknown level {level:?}: expected 1-60 or a level name");
+/// The analysis level without `--level`: the human scale's, else 4.
+fn default_level() -> Level {
+    HumanScale::shipped().map_or(Level::new(4).unwrap_or(Level::DEFAULT), |s| {
+        s.analysis_level
+    })
+}
+
+pub fn run(store: &Store, id: GameId, level: Option<&str>) -> anyhow::Result<ExitCode> {
+    let level = match level {
+        None => default_level(),
+        Some(text) => match Level::parse(text) {
+            Some(level) => level,
+            None => bail!("unknown level {text:?}: expected 1-60 or a level name"),
+        },
     };
     let stored = store.load_game(id)?;
     let stop = AtomicBool::new(false);
@@ -75,5 +88,58 @@ pub fn run(store: &Store, id: GameId, level: &str) -> anyhow::Result<ExitCode> {
             count(c, Verdict::Blunder)
         )?;
     }
+    write_performance(&mut out, &analysis, stored.game.current().size())?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// A rating rounded to ten points, as ratings are shown.
+fn tens(rating: f64) -> f64 {
+    (rating / 10.0).round() * 10.0
+}
+
+/// Each side's rating for this game on the human scale, or why there is none.
+fn write_performance(
+    out: &mut impl Write,
+    analysis: &Analysis,
+    size: BoardSize,
+) -> std::io::Result<()> {
+    let Some(scale) = HumanScale::shipped() else {
+        return Ok(());
+    };
+    if size != BoardSize::EIGHT {
+        return Ok(());
+    }
+    if analysis.level != scale.analysis_level {
+        return writeln!(
+            out,
+            "Performance: the human scale is measured at level {}; analyse at --level {} for \
+             each side's rating.",
+            scale.analysis_level.get(),
+            scale.analysis_level.get()
+        );
+    }
+    let sides = scale.performance(analysis, size);
+    if sides.is_empty() {
+        return writeln!(
+            out,
+            "Performance: no moves after the first {OPENING_PLIES} to rate."
+        );
+    }
+    for p in &sides {
+        writeln!(
+            out,
+            "{}: played like a {} tournament player (90% range {:.0}-{:.0}; {:.2} discs lost a \
+             move over {} moves after the first {OPENING_PLIES})",
+            p.color,
+            p.rating,
+            tens(p.range.0),
+            tens(p.range.1),
+            p.mean_loss,
+            p.moves
+        )?;
+    }
+    writeln!(
+        out,
+        "One game says little: the range is wide, and a player's rating shows over many games."
+    )
 }
