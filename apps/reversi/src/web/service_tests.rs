@@ -31,7 +31,8 @@ async fn eventually(what: &str, mut check: impl FnMut() -> bool) {
     panic!("never: {what}");
 }
 
-/// Starts a level-60 hint for game `id` (it runs for its level's whole budget).
+/// Starts a level-59 hint for game `id` (at the start it runs for its level's whole 20 s
+/// budget; perfect, level 60, would take only its short midgame time there).
 fn deep_hint(app: &Router, id: i64) -> tokio::task::JoinHandle<(StatusCode, Value)> {
     let app = app.clone();
     tokio::spawn(async move {
@@ -40,17 +41,17 @@ fn deep_hint(app: &Router, id: i64) -> tokio::task::JoinHandle<(StatusCode, Valu
             "POST",
             &format!("/api/games/{id}/hints"),
             None,
-            Some(json!({"level": 60})),
+            Some(json!({"level": 59})),
         )
         .await
     })
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_weak_computer_answers_while_two_perfect_hints_run() {
+async fn a_weak_computer_answers_while_two_deep_hints_run() {
     let mut config = Config::for_cores(1);
     config.pool.slots = 2;
-    // Without the kept slot the weak game would wait for a whole level-60 budget (20 s).
+    // Without the kept slot the weak game would wait for a whole level-59 budget (20 s).
     config.search_cap = Duration::from_secs(600);
     let state = state_with(config);
     let app = app(state.clone());
@@ -68,7 +69,7 @@ async fn a_weak_computer_answers_while_two_perfect_hints_run() {
     assert_eq!(v["moves"].as_array().unwrap().len(), 1, "{v}");
     assert!(
         waited < Duration::from_secs(10),
-        "level 1 took {waited:?} behind two level-60 hints"
+        "level 1 took {waited:?} behind two level-59 hints"
     );
     // Deleting the game stops both hints, running and queued.
     let (s, _) = call(&app, "DELETE", &format!("/api/history/{busy}"), None, None).await;
@@ -92,13 +93,13 @@ async fn a_weak_computer_answers_while_two_perfect_hints_run() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_computer_move_cut_by_the_search_cap_is_played() {
     let mut config = Config::for_cores(1);
-    // Cut after the grace alone (2 s), long before level 60's own 20 s.
+    // Cut after the grace alone (2 s), long before level 59's own 20 s.
     config.search_cap = Duration::ZERO;
     config.idle = Duration::ZERO;
     let state = state_with(config);
     let app = app(state.clone());
     let asked = Instant::now();
-    let (id, _, _) = create(&app, json!({"black": "ai:60", "white": "human"})).await;
+    let (id, _, _) = create(&app, json!({"black": "ai:59", "white": "human"})).await;
     let mut last = Value::Null;
     for _ in 0..1500 {
         let (s, v) = call(&app, "GET", &format!("/api/games/{id}"), None, None).await;

@@ -324,7 +324,7 @@ async fn the_levels_come_with_their_names_and_time_per_move() {
     assert_eq!(levels.len(), 60);
     let perfect = &levels[59];
     assert_eq!(perfect["name"], "perfect");
-    assert_eq!(perfect["time_s"], 20.0);
+    assert_eq!(perfect["time_s"], 25.0);
     let beginner = &levels[0];
     assert_eq!(beginner["name"], "beginner");
     assert!(beginner["stray_percent"].as_u64().unwrap() > 0);

@@ -186,8 +186,8 @@ const tests = {
   async "the computer's search shows its figures while it thinks"() {
     const page = await newPage();
     await page.goto(BASE + "#/new");
-    // Perfect (level 60) searches the first move for its whole 20 s budget: time to see it.
-    const id = await createByScript(page, { size: 8, rules: "othello", black: "ai:60", white: "human" });
+    // Level 59 searches the first move for its whole 20 s budget: time to see it.
+    const id = await createByScript(page, { size: 8, rules: "othello", black: "ai:59", white: "human" });
     await page.waitForSelector("#think-live:not([hidden])");
     assert.equal(await page.locator("#thinking-title").textContent(), "Computer thinking");
     assert.match(await page.locator("#think-depth").textContent(), /^\d+$/);
@@ -574,14 +574,14 @@ const tests = {
     page.on("request", (r) => { if (/\/(hints|analysis)$/.test(r.url())) requests.push(r.url()); });
     await page.goto(BASE + "#/new");
     await createByScript(page, { size: 8, rules: "othello", black: "human", white: "human" });
-    // A slow search (the top level, 20 s per move): the spinner and cancel show, and the
+    // A slow search (level 59, 20 s per move): the spinner and cancel show, and the
     // button and key do nothing while it runs.
-    await page.selectOption("#hint-level", "60");
+    await page.selectOption("#hint-level", "59");
     await page.click("#hint");
     await page.waitForSelector("#hint-busy:not([hidden]) .spinner");
     assert.equal(await page.locator("#hint").isDisabled(), true);
     assert.equal(await page.locator("#hint").getAttribute("aria-busy"), "true");
-    assert.match(await page.locator("#hint-status").textContent(), /^Searching at level 60/);
+    assert.match(await page.locator("#hint-status").textContent(), /^Searching at level 59/);
     await page.locator("h2#game-title").click();
     await page.keyboard.press("h");
     await page.screenshot({ path: `${SHOTS}/hint-running.png` });
@@ -599,7 +599,7 @@ const tests = {
     await page.waitForFunction(() => document.querySelectorAll("#board .sq.hinted").length === 4);
     assert.equal(await page.locator("#hint-status").textContent(), "");
     // A hint running when the position changes is stopped: it would be about a gone position.
-    await page.selectOption("#hint-level", "60");
+    await page.selectOption("#hint-level", "59");
     await page.click("#hint");
     await page.waitForSelector("#hint-busy:not([hidden])");
     await page.click('[data-square="f5"]');
@@ -610,11 +610,11 @@ const tests = {
     // The same for an analysis.
     await page.goto(`${BASE}#/replay/${state.fullGame}`);
     await page.waitForSelector("#replay-view:not([hidden])");
-    await page.selectOption("#analysis-level", "60");
+    await page.selectOption("#analysis-level", "59");
     await page.click("#analyze");
     await page.waitForSelector("#analysis-busy:not([hidden]) .spinner");
     assert.equal(await page.locator("#analyze").isDisabled(), true);
-    assert.match(await page.locator("#analysis-status").textContent(), /^Analysing at level 60/);
+    assert.match(await page.locator("#analysis-status").textContent(), /^Analysing at level 59/);
     await page.screenshot({ path: `${SHOTS}/analysis-running.png` });
     await page.click("#analysis-cancel");
     await page.waitForSelector("#analysis-busy", { state: "hidden" });
