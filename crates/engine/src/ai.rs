@@ -605,6 +605,12 @@ fn level_search(
         progress(&t);
         return t;
     }
+    // On 8x8 a level may play its midgame as another (perfect as master).
+    let level = if mask == u64::MAX {
+        level.at((board.empties() & mask).count_ones())
+    } else {
+        level
+    };
     let limits = Limits {
         time: Some(time),
         ..Limits::level(level)

@@ -64,14 +64,11 @@ impl Limits {
         }
     }
 
-    /// The limits of a level for a move with `empties` empty squares: as [`Limits::level`],
-    /// with the level's time for that move ([`LevelSpec::move_time`](crate::levels::LevelSpec::move_time)).
+    /// The limits of a level for a move of an 8x8 game with `empties` empty squares: those of
+    /// the level it plays that move as ([`Level::at`]).
     #[must_use]
     pub fn level_at(level: Level, empties: u32) -> Limits {
-        Limits {
-            time: Some(level.spec().move_time(empties)),
-            ..Limits::level(level)
-        }
+        Limits::level(level.at(empties))
     }
 
     /// A full-width midgame search `depth` plies deep that never solves (unless the depth

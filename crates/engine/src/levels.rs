@@ -61,19 +61,19 @@ pub struct LevelSpec {
     /// How far below the best book move the level may play in the opening book (chosen at
     /// random among those within it, so that games vary); 0: always the best.
     pub book_margin: u8,
-    /// A shorter time for the moves before an exact solve is within reach, so that the level
-    /// keeps its long [`time`](LevelSpec::time) for the moves where it can solve (the perfect
-    /// level); `None`: `time` for every move.
-    pub early: Option<EarlyTime>,
+    /// The level this one plays its midgame as, above a number of empty squares (the perfect
+    /// level plays as master until an exact solve comes within reach, and keeps its long
+    /// [`time`](LevelSpec::time) for the moves from there); `None`: itself throughout.
+    pub midgame_as: Option<MidgameAs>,
 }
 
-/// The time a level spends on a move while more than `above` squares are empty.
+/// The level a level plays as while more than `above` squares are empty (8x8).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct EarlyTime {
-    /// Moves with more empty squares than this take the shorter time.
+pub struct MidgameAs {
+    /// Moves with more empty squares than this are played as `level`.
     pub above: u32,
-    /// The shorter time.
-    pub time: Duration,
+    /// The level played as.
+    pub level: Level,
 }
 
 /// The mistakes a level makes on purpose, so that a weak level plays plausible moves that
@@ -144,25 +144,24 @@ impl Allowance {
 
 impl LevelSpec {
     /// The longest the level thinks about a move with `empties` empty squares: its
-    /// [`time`](LevelSpec::time), or the shorter early time above the point where it starts
-    /// solving.
+    /// [`time`](LevelSpec::time), or in its midgame the time of the level it plays as.
     ///
     /// # Examples
     /// ```
-    /// use std::time::Duration;
     /// use reversi_engine::levels::Level;
     ///
     /// let perfect = Level::parse("perfect").unwrap().spec();
-    /// // A few seconds in the midgame, the long budget once a solve is within reach.
-    /// assert!(perfect.move_time(40) < Duration::from_secs(5));
+    /// let master = Level::parse("master").unwrap().spec();
+    /// // Master's time in the midgame, the long budget once a solve is within reach.
+    /// assert_eq!(perfect.move_time(40), master.time);
     /// assert_eq!(perfect.move_time(26), perfect.time);
     /// let hard = Level::parse("hard").unwrap().spec();
     /// assert_eq!(hard.move_time(40), hard.time);
     /// ```
     #[must_use]
     pub fn move_time(&self, empties: u32) -> Duration {
-        match self.early {
-            Some(early) if empties > early.above => early.time,
+        match self.midgame_as {
+            Some(m) if empties > m.above => m.level.spec().time,
             _ => self.time,
         }
     }
@@ -174,13 +173,15 @@ impl LevelSpec {
     }
 }
 
-/// The perfect level's budget for a move with [`PERFECT_EARLY_ABOVE`] empty squares or
+/// The perfect level's budget for a move with [`PERFECT_MIDGAME_ABOVE`] empty squares or
 /// fewer, in seconds: on 2 threads a typical game position of 24–26 empties solves within it.
 const PERFECT_SOLVE_TIME: u64 = 25;
-/// Above this many empty squares the perfect level takes [`PERFECT_EARLY_TIME`] a move.
-const PERFECT_EARLY_ABOVE: u32 = 30;
-/// The perfect level's time for a midgame move, in seconds.
-const PERFECT_EARLY_TIME: u64 = 3;
+/// Above this many empty squares the perfect level plays as [`PERFECT_MIDGAME_AS`].
+const PERFECT_MIDGAME_ABOVE: u32 = 30;
+/// The level the perfect level plays its midgame as: master, so that it is never weaker than
+/// master anywhere (given a few seconds, its own deeper midgame search was: 1 win, 3 draws
+/// and 8 losses in 12 games against master).
+const PERFECT_MIDGAME_AS: Level = Level(24);
 
 impl Level {
     /// The lowest level number.
@@ -236,6 +237,25 @@ impl Level {
             .map(|&(n, _)| n)
     }
 
+    /// The level whose search plays a move of an 8x8 game with `empties` empty squares: this
+    /// one, or the one it plays its midgame as.
+    ///
+    /// # Examples
+    /// ```
+    /// use reversi_engine::levels::Level;
+    ///
+    /// let perfect = Level::parse("perfect").unwrap();
+    /// assert_eq!(perfect.at(44).name(), Some("master"));
+    /// assert_eq!(perfect.at(30), perfect);
+    /// ```
+    #[must_use]
+    pub fn at(self, empties: u32) -> Level {
+        match self.spec().midgame_as {
+            Some(m) if empties > m.above => m.level,
+            _ => self,
+        }
+    }
+
     /// The depths this level searches to.
     #[must_use]
     pub fn spec(self) -> LevelSpec {
@@ -268,11 +288,11 @@ impl Level {
             41..=59 => 20,
             _ => PERFECT_SOLVE_TIME,
         });
-        // Perfect spends little on the midgame, where its deep search changes little, and
-        // keeps its long budget for the moves from which a solve can finish within it.
-        let early = (n == 60).then_some(EarlyTime {
-            above: PERFECT_EARLY_ABOVE,
-            time: Duration::from_secs(PERFECT_EARLY_TIME),
+        // Perfect plays its midgame as master, and keeps its long budget for the moves from
+        // which a solve can finish within it.
+        let midgame_as = (n == 60).then_some(MidgameAs {
+            above: PERFECT_MIDGAME_ABOVE,
+            level: PERFECT_MIDGAME_AS,
         });
         // Levels 1 to 14 stray: level 1 up to 10 discs 60 % of the time, level 10 up to 4
         // discs 24 % of the time, level 14 up to one disc 8 % of the time.
@@ -292,7 +312,7 @@ impl Level {
             selectivity,
             time,
             allowance,
-            early,
+            midgame_as,
         }
     }
 }

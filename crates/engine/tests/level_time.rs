@@ -107,27 +107,36 @@ fn a_weak_level_strays_only_within_its_allowance() {
 }
 
 #[test]
-fn the_top_level_keeps_its_long_budget_for_the_moves_it_can_solve() {
-    // Out of the book (each move the first legal one, 24 plies), 36 empties: perfect takes
-    // its short midgame time, not the long budget it keeps for solving.
+fn the_top_level_plays_its_midgame_as_master() {
+    // Out of the book (each move the first legal one, 24 plies), 36 empties: perfect plays
+    // as master (master's depth and time), not with the long budget it keeps for solving.
     let stop = AtomicBool::new(false);
     let mut pos = Position::start(BoardSize::EIGHT, Rules::Othello);
     for _ in 0..24 {
         let first = pos.moves()[0];
         pos = pos.play(first).unwrap();
     }
-    let level = Level::new(60).unwrap();
-    let spec = level.spec();
-    let early = spec.early.unwrap();
-    assert!(pos.empty_count() > early.above as usize);
+    let perfect = Level::new(60).unwrap();
+    let spec = perfect.spec();
+    let midgame = spec.midgame_as.unwrap();
+    assert!(pos.empty_count() > midgame.above as usize);
+    let master = midgame.level;
+    assert_eq!(master.name(), Some("master"));
+    let choose = |level: Level| {
+        let mut computer = Computer::new(Ai::Level(level), 1);
+        let t = Instant::now();
+        let d = computer.choose(&pos, &stop, &mut |_| {}).unwrap();
+        (d, t.elapsed())
+    };
+    let (as_perfect, took) = choose(perfect);
+    assert!(took < master.spec().time + SLACK, "{took:?}");
     assert!(
-        early.time + SLACK < spec.time,
+        master.spec().time + SLACK < spec.time,
         "the test could not tell them apart"
     );
-    let mut perfect = Computer::new(Ai::Level(level), 1);
-    let t = Instant::now();
-    let d = perfect.choose(&pos, &stop, &mut |_| {}).unwrap();
-    let took = t.elapsed();
-    assert!(took < early.time + SLACK, "{took:?}");
-    assert!(pos.moves().contains(&d.mv));
+    assert!(pos.moves().contains(&as_perfect.mv));
+    assert!(
+        as_perfect.thinking.depth <= master.spec().depth,
+        "deeper than master"
+    );
 }

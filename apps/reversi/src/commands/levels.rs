@@ -22,8 +22,8 @@ pub fn run() -> anyhow::Result<ExitCode> {
             format!("{}%", s.selectivity_percent()),
             format!("{} empties", s.exact_empties),
             format!("{} empties", s.wld_empties),
-            match s.early {
-                Some(early) => format!("{}-{} s", early.time.as_secs(), s.time.as_secs()),
+            match s.midgame_as {
+                Some(m) => format!("{}-{} s", m.level.spec().time.as_secs(), s.time.as_secs()),
                 None => format!("{} s", s.time.as_secs()),
             },
             s.allowance.map_or_else(
@@ -41,11 +41,14 @@ pub fn run() -> anyhow::Result<ExitCode> {
         "\nTime/move: the longest a level thinks about a move or a set of hints; it then plays \
          the best move found so far. A game clock can shorten it. The top level deepens its \
          midgame search until the time allows an exact solve, so it plays perfectly from as \
-         many empty squares as its time reaches; it takes the shorter time while more than \
-         {} squares are empty and keeps the longer one for the moves where it can solve.",
+         many empty squares as its time reaches; while more than {} squares are empty it plays \
+         as {}, and it keeps its longer time for the moves where it can solve.",
         Level::new(Level::MAX)
-            .and_then(|l| l.spec().early)
-            .map_or(0, |e| e.above)
+            .and_then(|l| l.spec().midgame_as)
+            .map_or(0, |m| m.above),
+        Level::new(Level::MAX)
+            .and_then(|l| l.spec().midgame_as)
+            .map_or_else(String::new, |m| m.level.to_string())
     )?;
     outln!(
         "\nStrays: the weaker levels sometimes play a slightly worse move on purpose, one of the \
