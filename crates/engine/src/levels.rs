@@ -93,21 +93,8 @@ pub struct Allowance {
 impl Allowance {
     /// The index in `scores` (each move's score by the level's search, the best among them)
     /// of the move to play, given a uniformly random `roll`.
-    ///
-    /// # Examples
-    /// ```
-    /// use reversi_engine::levels::Allowance;
-    ///
-    /// let sometimes = Allowance { max_loss: 4, rate_percent: 50 };
-    /// let scores = [2, 6, -10, 3];
-    /// // Whatever the roll, the move played is the best (6) or within 4 discs of it (2 or 3).
-    /// for roll in 0..1000u64 {
-    ///     let i = sometimes.pick(&scores, roll.wrapping_mul(0x9e37_79b9_7f4a_7c15));
-    ///     assert!(scores[i] >= 6 - 4);
-    /// }
-    /// ```
     #[must_use]
-    pub fn pick(&self, scores: &[i32], roll: u64) -> usize {
+    pub(crate) fn pick(&self, scores: &[i32], roll: u64) -> usize {
         let Some(best) = (0..scores.len()).max_by_key(|&i| (scores[i], std::cmp::Reverse(i)))
         else {
             return 0;
@@ -146,21 +133,8 @@ impl LevelSpec {
     /// The longest the level thinks about a move with `empties` empty squares: its
     /// [`time`](LevelSpec::time), or the shorter early time above the point where it starts
     /// solving.
-    ///
-    /// # Examples
-    /// ```
-    /// use std::time::Duration;
-    /// use reversi_engine::levels::Level;
-    ///
-    /// let perfect = Level::parse("perfect").unwrap().spec();
-    /// // A few seconds in the midgame, the long budget once a solve is within reach.
-    /// assert!(perfect.move_time(40) < Duration::from_secs(5));
-    /// assert_eq!(perfect.move_time(26), perfect.time);
-    /// let hard = Level::parse("hard").unwrap().spec();
-    /// assert_eq!(hard.move_time(40), hard.time);
-    /// ```
     #[must_use]
-    pub fn move_time(&self, empties: u32) -> Duration {
+    pub(crate) fn move_time(&self, empties: u32) -> Duration {
         match self.early {
             Some(early) if empties > early.above => early.time,
             _ => self.time,
@@ -309,6 +283,30 @@ impl fmt::Display for Level {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_allowance_strays_within_its_loss() {
+        let sometimes = Allowance {
+            max_loss: 4,
+            rate_percent: 50,
+        };
+        let scores = [2, 6, -10, 3];
+        // Whatever the roll, the move played is the best (6) or within 4 discs of it (2 or 3).
+        for roll in 0..1000u64 {
+            let i = sometimes.pick(&scores, roll.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+            assert!(scores[i] >= 6 - 4);
+        }
+    }
+
+    #[test]
+    fn perfect_thinks_briefly_until_a_solve_is_near() {
+        let perfect = Level::parse("perfect").unwrap().spec();
+        // A few seconds in the midgame, the long budget once a solve is within reach.
+        assert!(perfect.move_time(40) < Duration::from_secs(5));
+        assert_eq!(perfect.move_time(26), perfect.time);
+        let hard = Level::parse("hard").unwrap().spec();
+        assert_eq!(hard.move_time(40), hard.time);
+    }
 
     #[test]
     fn levels_parse_and_grow() {
