@@ -231,12 +231,6 @@ impl Computer {
         self.rng = XorShift64::new(seed | 1);
     }
 
-    /// The kind of player this is.
-    #[must_use]
-    pub fn ai(&self) -> Ai {
-        self.ai
-    }
-
     fn next_random(&mut self) -> u64 {
         self.rng.next_u64()
     }

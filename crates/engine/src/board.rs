@@ -17,9 +17,8 @@ use crate::{flip, mobility, Sq};
 /// 8 56  . . . . . 63
 /// ```
 ///
-/// A move is a bit index (see [`Sq::index`]); [`Board::flips`] gives the discs it turns over
-/// and [`Board::make`] plays it with those flips, so a move costs two XORs and the board it
-/// leaves is seen from the other side. The board does not know whether the game is over:
+/// A move is a bit index (see [`Sq::index`]); [`Board::play`] turns over the discs it flips
+/// (two XORs once the flips are known) and leaves the board seen from the other side. The board does not know whether the game is over:
 /// when [`Board::moves`] is empty for both sides, it is.
 ///
 /// # Examples
@@ -36,8 +35,8 @@ use crate::{flip, mobility, Sq};
 ///
 /// // f5 flips e5; White, now to move, has one disc left and three moves.
 /// let f5 = Sq::new(37).unwrap();
-/// assert_eq!(start.flips(f5.index()), Sq::new(36).unwrap().bit());
 /// let after = start.play(f5.index());
+/// assert_ne!(after.opponent & Sq::new(36).unwrap().bit(), 0);
 /// assert_eq!((after.player.count_ones(), after.opponent.count_ones()), (1, 4));
 /// assert_eq!(after.moves().count_ones(), 3);
 ///
@@ -120,7 +119,7 @@ impl Board {
     /// When `sq` is 64 or more (off the board).
     #[inline(always)]
     #[must_use]
-    pub fn flips(self, sq: u32) -> u64 {
+    pub(crate) fn flips(self, sq: u32) -> u64 {
         flip::flips(self.player, self.opponent, sq)
     }
 
@@ -128,7 +127,7 @@ impl Board {
     /// opponent's side. Playing the same `sq` and `flips` on the result's swap undoes it.
     #[inline(always)]
     #[must_use]
-    pub fn make(self, sq: u32, flips: u64) -> Board {
+    pub(crate) fn make(self, sq: u32, flips: u64) -> Board {
         Board {
             player: self.opponent ^ flips,
             opponent: self.player ^ flips ^ (1 << sq),

@@ -5,24 +5,20 @@
 //! A record stands for a position and its 7 symmetric images ([`Key`]). It holds how many
 //! games reached it, the best move leading out of the book (the *leaf*) with the value a
 //! search gave it, and the position's value: the best of the leaf and of the moves into other
-//! book positions, each valued from its own record ([`Book::back_up`]). A position whose side
+//! book positions, each valued from its own record. A position whose side
 //! to move must pass is stored as the position after the pass. The file format is in
-//! [`file`], the plain text form in [`text`], building and growing in [`build`].
+//! [`file`](mod@file), the plain text form in [`text`], building and growing in [`build`].
 //!
 //! # Examples
 //! ```
-//! use reversi_engine::book::Book;
-//! use reversi_engine::{Board, Sq};
+//! use reversi_engine::book::{Book, SHIPPED};
+//! use reversi_engine::Board;
 //!
-//! // A hand-made book: the start, whose leaf is f5 at +1.
-//! let f5 = Sq::new(37).unwrap();
-//! let mut book = Book::new();
-//! book.insert_games(Board::START, 10);
-//! book.set_leaf(Board::START, Some((f5, 1)), 12, false);
-//! book.back_up();
+//! // The shipped book knows the start, and every move it gives there is legal.
+//! let book = Book::from_bytes(SHIPPED).unwrap();
 //! let moves = book.moves(Board::START).unwrap();
-//! assert_eq!(moves.len(), 1);
-//! assert_eq!((moves[0].sq, moves[0].value), (f5, 1));
+//! assert!(!moves.is_empty());
+//! assert!(moves.iter().all(|m| Board::START.moves() & m.sq.bit() != 0));
 //! ```
 
 pub mod build;
@@ -33,7 +29,8 @@ pub mod text;
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock, RwLock};
 
-pub use key::{image, image_square, inverse, Key};
+pub use key::Key;
+pub(crate) use key::{image_square, inverse};
 
 use crate::search::final_score;
 use crate::{Board, Sq};
@@ -132,15 +129,9 @@ impl Book {
         self.records.iter()
     }
 
-    /// Whether `board` (after a forced pass) is in the book.
-    #[must_use]
-    pub fn contains(&self, board: Board) -> bool {
-        self.get(board).is_some()
-    }
-
     /// Adds `games` to the games count of `board`, inserting it (unsearched) when new.
     /// Finished games add nothing. Returns whether the position was new.
-    pub fn insert_games(&mut self, board: Board, games: u32) -> bool {
+    pub(crate) fn insert_games(&mut self, board: Board, games: u32) -> bool {
         let Some(board) = playing(board) else {
             return false;
         };
@@ -158,13 +149,19 @@ impl Book {
 
     /// The record of `key`, if present.
     #[must_use]
-    pub fn record(&self, key: &Key) -> Option<&Record> {
+    pub(crate) fn record(&self, key: &Key) -> Option<&Record> {
         self.records.get(key)
     }
 
     /// Sets the leaf of `board` (in `board`'s orientation) found by a search `depth` deep
     /// (`exact` for a solve). Does nothing when `board` is not in the book.
-    pub fn set_leaf(&mut self, board: Board, leaf: Option<(Sq, i32)>, depth: u8, exact: bool) {
+    pub(crate) fn set_leaf(
+        &mut self,
+        board: Board,
+        leaf: Option<(Sq, i32)>,
+        depth: u8,
+        exact: bool,
+    ) {
         let Some(board) = playing(board) else {
             return;
         };
@@ -252,7 +249,7 @@ impl Book {
 
     /// Backs every position's value up from its leaf and its moves into the book (negamax
     /// over the book's graph, which has no cycles: every move adds a disc).
-    pub fn back_up(&mut self) {
+    pub(crate) fn back_up(&mut self) {
         let mut memo: HashMap<Key, Option<i8>> = HashMap::with_capacity(self.records.len());
         let keys: Vec<Key> = self.records.keys().copied().collect();
         for key in &keys {
@@ -317,7 +314,7 @@ impl Book {
 
     /// The positions sorted by key (the order of the file).
     #[must_use]
-    pub fn sorted(&self) -> Vec<(Key, Record)> {
+    pub(crate) fn sorted(&self) -> Vec<(Key, Record)> {
         let mut v: Vec<(Key, Record)> = self.records.iter().map(|(k, r)| (*k, *r)).collect();
         v.sort_unstable_by_key(|(k, _)| *k);
         v

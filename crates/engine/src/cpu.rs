@@ -30,7 +30,7 @@ impl Kernel {
 
     /// The tier this CPU runs at best.
     #[must_use]
-    pub fn best_for_cpu() -> Kernel {
+    pub(crate) fn best_for_cpu() -> Kernel {
         if cpu_has_x86v4() {
             Kernel::X86V4
         } else if cpu_has_x86v3() {
@@ -49,13 +49,12 @@ static SELECTED: AtomicU8 = AtomicU8::new(0);
 ///
 /// # Examples
 /// ```
-/// use reversi_engine::kernel::{self, Kernel};
+/// use reversi_engine::kernel;
 ///
 /// let kernel = kernel::selected();
 /// println!("the search runs its {} copy", kernel.name());
-/// // The choice is made once, and never above what the CPU runs.
+/// // The choice is made once.
 /// assert_eq!(kernel::selected(), kernel);
-/// assert!(kernel <= Kernel::best_for_cpu());
 /// ```
 #[inline(always)]
 #[must_use]
@@ -97,7 +96,7 @@ fn decide() -> Kernel {
 
 /// Whether this CPU runs the x86-64-v3 tier, whatever `REVERSI_KERNEL` says.
 #[must_use]
-pub fn cpu_has_x86v3() -> bool {
+pub(crate) fn cpu_has_x86v3() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
         std::arch::is_x86_feature_detected!("avx2")
@@ -127,5 +126,15 @@ pub(crate) fn cpu_has_x86v4() -> bool {
     #[cfg(not(target_arch = "x86_64"))]
     {
         false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_choice_is_never_above_what_the_cpu_runs() {
+        assert!(selected() <= Kernel::best_for_cpu());
     }
 }

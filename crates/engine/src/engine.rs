@@ -40,7 +40,7 @@ pub struct Limits {
     /// Solve for win/loss/draw when this many squares or fewer are empty.
     pub wld_empties: u32,
     /// Probcut selectivity of the midgame search: an index of
-    /// [`SELECTIVITY_PERCENT`] ([`NO_SELECTIVITY`] for a full-width search). Solves are
+    /// [`SELECTIVITY_PERCENT`] (5, the last, for a full-width search). Solves are
     /// always exact.
     pub selectivity: u8,
     /// Stop after this long (the best move so far is returned).
@@ -240,11 +240,6 @@ impl Engine {
         self.threads
     }
 
-    /// Searches from now on use `threads` threads (at least one); the table is kept.
-    pub fn set_threads(&mut self, threads: usize) {
-        self.threads = threads.max(1);
-    }
-
     /// Forgets all earlier searches.
     pub fn clear(&self) {
         self.tt.clear();
@@ -284,7 +279,7 @@ impl Engine {
     /// `max` moves, passes included: after [`Engine::analyze`], the expected line after each
     /// root move. It stops where the table has no best move or the game ends.
     #[must_use]
-    pub fn line(&self, board: Board, mask: u64, max: usize) -> Vec<Move> {
+    pub(crate) fn line(&self, board: Board, mask: u64, max: usize) -> Vec<Move> {
         let eval = self.evaluator(mask);
         let flag = AtomicBool::new(false);
         let stopper = Stopper {

@@ -66,7 +66,7 @@ pub(crate) static NEIGHBOURS: [u64; 64] = {
 /// When `sq` is 64 or more (off the board).
 #[inline(always)]
 #[must_use]
-pub fn flips(p: u64, o: u64, sq: u32) -> u64 {
+pub(crate) fn flips(p: u64, o: u64, sq: u32) -> u64 {
     #[cfg(target_arch = "x86_64")]
     if crate::cpu::simd() {
         // SAFETY: `simd()` is true only when the CPU has AVX2 (`kernel::cpu_has_x86v3`).

@@ -9,7 +9,8 @@
 //! `REVERSI_KERNEL=portable` (or `x86-64-v3`) in the environment holds a process to that tier
 //! even where a higher one would run, so that tests and benchmarks can compare them.
 
-pub use crate::cpu::{cpu_has_x86v3, selected, Kernel};
+pub(crate) use crate::cpu::cpu_has_x86v3;
+pub use crate::cpu::{selected, Kernel};
 
 /// One kernel set as plain functions, for tests and benchmarks that run each set explicitly
 /// (the search itself calls them inlined).
@@ -17,11 +18,11 @@ pub use crate::cpu::{cpu_has_x86v3, selected, Kernel};
 pub struct Kernels {
     /// Which set these are.
     pub kernel: Kernel,
-    /// Legal-move mask ([`crate::moves`]).
+    /// Legal-move mask ([`Board::moves`](crate::Board::moves) on the two sides).
     pub moves: fn(u64, u64) -> u64,
-    /// Flipped discs ([`crate::flips`]).
+    /// The discs a move flips (player, opponent, the move's bit index).
     pub flips: fn(u64, u64, u32) -> u64,
-    /// Flips on the last empty square of a full 8x8 board ([`crate::flip::count_last_flips_portable`]).
+    /// Flips on the last empty square of a full 8x8 board.
     pub count_last_flips: fn(u64, u32) -> u32,
     /// A pattern's base-3 index of the discs under a mask (at most 10 squares).
     pub ternary: fn(u64, u64, u64) -> usize,

@@ -93,21 +93,8 @@ pub struct Allowance {
 impl Allowance {
     /// The index in `scores` (each move's score by the level's search, the best among them)
     /// of the move to play, given a uniformly random `roll`.
-    ///
-    /// # Examples
-    /// ```
-    /// use reversi_engine::levels::Allowance;
-    ///
-    /// let sometimes = Allowance { max_loss: 4, rate_percent: 50 };
-    /// let scores = [2, 6, -10, 3];
-    /// // Whatever the roll, the move played is the best (6) or within 4 discs of it (2 or 3).
-    /// for roll in 0..1000u64 {
-    ///     let i = sometimes.pick(&scores, roll.wrapping_mul(0x9e37_79b9_7f4a_7c15));
-    ///     assert!(scores[i] >= 6 - 4);
-    /// }
-    /// ```
     #[must_use]
-    pub fn pick(&self, scores: &[i32], roll: u64) -> usize {
+    pub(crate) fn pick(&self, scores: &[i32], roll: u64) -> usize {
         let Some(best) = (0..scores.len()).max_by_key(|&i| (scores[i], std::cmp::Reverse(i)))
         else {
             return 0;
@@ -329,6 +316,32 @@ impl fmt::Display for Level {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_allowance_strays_within_its_loss() {
+        let sometimes = Allowance {
+            max_loss: 4,
+            rate_percent: 50,
+        };
+        let scores = [2, 6, -10, 3];
+        // Whatever the roll, the move played is the best (6) or within 4 discs of it (2 or 3).
+        for roll in 0..1000u64 {
+            let i = sometimes.pick(&scores, roll.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+            assert!(scores[i] >= 6 - 4);
+        }
+    }
+
+    #[test]
+    fn perfect_plays_as_master_until_a_solve_is_near() {
+        let perfect = Level::parse("perfect").unwrap();
+        let master = Level::parse("master").unwrap();
+        assert_eq!(perfect.at(31), master);
+        assert_eq!(perfect.at(30), perfect);
+        assert_eq!(master.at(50), master);
+        let spec = perfect.spec();
+        assert_eq!(spec.move_time(40), master.spec().time);
+        assert_eq!(spec.move_time(26), spec.time);
+    }
 
     #[test]
     fn levels_parse_and_grow() {

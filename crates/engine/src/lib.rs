@@ -60,7 +60,5 @@ mod tt;
 mod cross_check;
 
 pub use board::{playable, Board, FromPositionError};
-pub use flip::flips;
-pub use mobility::moves;
 pub use square::Sq;
 pub use thinking::{Candidate, ScoreKind, Thinking};

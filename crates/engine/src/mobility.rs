@@ -22,7 +22,7 @@ pub(crate) const fn neighbours(b: u64) -> u64 {
 /// The squares where the player with discs `p` may play against opponent discs `o`.
 #[inline(always)]
 #[must_use]
-pub fn moves(p: u64, o: u64) -> u64 {
+pub(crate) fn moves(p: u64, o: u64) -> u64 {
     #[cfg(target_arch = "x86_64")]
     if crate::cpu::simd() {
         // SAFETY: `simd()` is true only when the CPU has AVX2 (`kernel::cpu_has_x86v3`).

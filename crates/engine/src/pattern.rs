@@ -27,7 +27,8 @@ use set::scalars;
 #[cfg(test)]
 pub(crate) use set::transform;
 pub(crate) use set::{pattern_set, GROUPS, SCALAR_COUNT};
-pub use set::{stage, stage_empties, PatternSet, ACTIVE, MAX_STAGES, SCALE};
+pub use set::{stage, stage_empties};
+pub(crate) use set::{PatternSet, ACTIVE, MAX_STAGES, SCALE};
 pub use weights::{crc32, Weights, WeightsError};
 
 /// The trained evaluation: expanded weights, and the hand-made evaluation for boards smaller
@@ -75,7 +76,7 @@ impl PatternEval {
     /// The evaluation in 1/[`SCALE`] discs, unclamped (8x8 only).
     #[inline]
     #[must_use]
-    pub fn raw(&self, b: Board) -> i32 {
+    pub(crate) fn raw(&self, b: Board) -> i32 {
         kernel::dispatch!(versions, raw(self, b))
     }
 }
@@ -122,7 +123,7 @@ impl Evaluator for PatternEval {
 
 /// The weights the program ships with (`weights/eval-gen2.bin`; `weights/eval-gen1.bin`
 /// is kept for comparisons: `reversi train match --against`, `train mae --weights`).
-pub const SHIPPED: &[u8] = include_bytes!("../weights/eval-gen2.bin");
+pub(crate) const SHIPPED: &[u8] = include_bytes!("../weights/eval-gen2.bin");
 
 /// The shipped evaluation, loaded once.
 ///
@@ -136,7 +137,7 @@ pub fn shipped() -> Result<Arc<PatternEval>, WeightsError> {
 
 /// Which evaluation an engine without its own uses on 8x8.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum EvalChoice {
+pub(crate) enum EvalChoice {
     /// The shipped trained weights (the default).
     Pattern,
     /// The hand-made evaluation (`REVERSI_EVAL=hand`), for comparisons.
@@ -146,7 +147,7 @@ pub enum EvalChoice {
 /// The choice the environment makes: `REVERSI_EVAL=hand` selects the hand-made evaluation,
 /// anything else (or nothing) the trained patterns. Read once per process.
 #[must_use]
-pub fn eval_choice() -> EvalChoice {
+pub(crate) fn eval_choice() -> EvalChoice {
     static CHOICE: OnceLock<EvalChoice> = OnceLock::new();
     *CHOICE.get_or_init(|| match std::env::var("REVERSI_EVAL") {
         Ok(v) if v.eq_ignore_ascii_case("hand") => EvalChoice::Hand,
@@ -155,7 +156,7 @@ pub fn eval_choice() -> EvalChoice {
 }
 
 /// The evaluation for a board with playable squares `mask` when none is set: the trained
-/// patterns on 8x8 (unless [`eval_choice`] says otherwise, or the shipped weights fail to
+/// patterns on 8x8 (unless `REVERSI_EVAL=hand` says otherwise, or the shipped weights fail to
 /// load), the hand-made evaluation on smaller boards.
 #[must_use]
 pub fn default_evaluator(mask: u64) -> Arc<dyn Evaluator> {

@@ -123,7 +123,7 @@ fn code(b: Board, n: u8, s: usize) -> u64 {
 /// The key of `b` on an n×n board (n ≤ 6, where 3^36 fits a `u64`): the least code of its 8
 /// symmetric images.
 #[must_use]
-pub fn key(b: Board, n: u8) -> u64 {
+pub(crate) fn key(b: Board, n: u8) -> u64 {
     (0..8).map(|s| code(b, n, s)).min().unwrap_or(0)
 }
 
@@ -138,7 +138,7 @@ pub struct SolvedOpenings {
 impl SolvedOpenings {
     /// A table of `entries` (key, value) for an n×n board covering `plies` plies.
     #[must_use]
-    pub fn new(size: u8, plies: u8, mut entries: Vec<(u64, i8)>) -> SolvedOpenings {
+    pub(crate) fn new(size: u8, plies: u8, mut entries: Vec<(u64, i8)>) -> SolvedOpenings {
         entries.sort_unstable();
         entries.dedup_by_key(|e| e.0);
         SolvedOpenings {
@@ -146,12 +146,6 @@ impl SolvedOpenings {
             plies,
             entries,
         }
-    }
-
-    /// The board side (4 or 6).
-    #[must_use]
-    pub fn size(&self) -> u8 {
-        self.size
     }
 
     /// How many plies from the start every position is covered.

@@ -83,8 +83,7 @@ impl Sq {
         }
     }
 
-    /// The bit index, 0..64: the square [`Board::play`](crate::Board::play),
-    /// [`Board::flips`](crate::Board::flips) and [`Board::make`](crate::Board::make) take.
+    /// The bit index, 0..64: the square [`Board::play`](crate::Board::play) takes.
     #[must_use]
     pub const fn index(self) -> u32 {
         self.0 as u32
@@ -110,7 +109,7 @@ impl Sq {
 
     /// The rules crate's square at the same column and row.
     #[must_use]
-    pub const fn square(self) -> Square {
+    pub(crate) const fn square(self) -> Square {
         Square::new(self.col(), self.row())
     }
 }

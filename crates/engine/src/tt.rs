@@ -94,6 +94,11 @@ struct Slot {
     data: AtomicU64,
 }
 
+// The table stores an entry packed in a slot's `u64` (the best move as a byte, 64 for none),
+// so a slot stays 16 bytes; the unpacked entry, `Option<Sq>` and all, stays 6.
+const _: () = assert!(std::mem::size_of::<Slot>() == 16);
+const _: () = assert!(std::mem::size_of::<Entry>() == 6);
+
 /// A hash table of [`Entry`]s in buckets of two slots: one kept for the deepest search, one
 /// always replaced.
 pub(crate) struct TranspositionTable {
@@ -177,7 +182,7 @@ impl TranspositionTable {
     /// Size in bytes.
     #[must_use]
     #[cfg(test)]
-    pub fn bytes(&self) -> usize {
+    pub(crate) fn bytes(&self) -> usize {
         self.slots.len() * std::mem::size_of::<Slot>()
     }
 

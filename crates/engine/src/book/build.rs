@@ -33,7 +33,7 @@ impl Shard {
 
     /// Whether the position of `key` belongs to this part.
     #[must_use]
-    pub fn holds(self, key: &Key) -> bool {
+    pub(crate) fn holds(self, key: &Key) -> bool {
         self.count <= 1 || key.shard_hash() % u64::from(self.count) == u64::from(self.index)
     }
 }
@@ -47,7 +47,7 @@ pub struct SearchOptions {
     pub exact_empties: u8,
     /// Probcut selectivity of the midgame search, an index of
     /// [`SELECTIVITY_PERCENT`](crate::search::probcut::SELECTIVITY_PERCENT)
-    /// ([`NO_SELECTIVITY`] for full width).
+    /// (5, the last, for full width).
     pub selectivity: u8,
     /// Positions searched at once, one thread each.
     pub workers: usize,
@@ -119,7 +119,7 @@ pub fn from_games<'a>(
 /// The positions of a game from the start, each with its side to move able to play, up to
 /// `max_ply` moves in (the start included), stopping at the end or an illegal move.
 #[must_use]
-pub fn line(moves: &[Sq], max_ply: usize) -> Vec<Board> {
+pub(crate) fn line(moves: &[Sq], max_ply: usize) -> Vec<Board> {
     let mut out = Vec::new();
     let mut board = Board::START;
     for ply in 0..=max_ply.min(moves.len()) {

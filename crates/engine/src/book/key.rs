@@ -17,7 +17,7 @@ impl Key {
     /// The key of `board` and the symmetry that turns `board` into it (an index of
     /// [`image`]).
     #[must_use]
-    pub fn of(board: Board) -> (Key, usize) {
+    pub(crate) fn of(board: Board) -> (Key, usize) {
         let mut best = (
             Key {
                 player: board.player,
@@ -57,7 +57,7 @@ impl Key {
 
 // The symmetries of the 8x8 masks live in the rules crate, which the history's explorer
 // shares; the book numbers them the same way.
-pub use reversi_core::bit_symmetry::{image, image_square, inverse};
+pub(crate) use reversi_core::bit_symmetry::{image, image_square, inverse};
 
 #[cfg(test)]
 mod tests {

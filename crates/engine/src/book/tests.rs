@@ -232,3 +232,16 @@ fn learning_a_game_adds_it_and_extending_follows_the_best_leaf() {
         4
     );
 }
+
+/// A hand-made book: the start, whose leaf is f5 at +1, backs up to f5 at +1.
+#[test]
+fn a_hand_made_book_backs_up_its_leaf() {
+    let f5 = Sq::new(37).unwrap();
+    let mut book = Book::new();
+    book.insert_games(Board::START, 10);
+    book.set_leaf(Board::START, Some((f5, 1)), 12, false);
+    book.back_up();
+    let moves = book.moves(Board::START).unwrap();
+    assert_eq!(moves.len(), 1);
+    assert_eq!((moves[0].sq, moves[0].value), (f5, 1));
+}

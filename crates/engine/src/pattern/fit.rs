@@ -22,7 +22,7 @@ pub struct Sample {
 impl Sample {
     /// The empty squares of the 8x8 board, which pick the sample's stage.
     #[must_use]
-    pub fn empties(&self) -> u32 {
+    pub(crate) fn empties(&self) -> u32 {
         self.board.empties().count_ones()
     }
 }
@@ -47,7 +47,7 @@ pub struct FitOptions {
     /// A stage also learns from positions this many empties outside its own range, which
     /// smooths the weights from stage to stage and helps rare patterns.
     pub window: u32,
-    /// Weight sets sharing the game evenly (1 to [`MAX_STAGES`]).
+    /// Weight sets sharing the game evenly (1 to 60).
     pub stages: usize,
     /// Stages fitted at once (the result does not depend on it).
     pub threads: usize,
@@ -114,7 +114,7 @@ fn predict(w: &[f32], active: &[u32; ACTIVE]) -> f32 {
 
 /// Mean squared and absolute error of `w` on `samples` (predictions clamped to ±64).
 #[must_use]
-pub fn errors(w: &[f32], samples: &[&Sample]) -> (f64, f64) {
+pub(crate) fn errors(w: &[f32], samples: &[&Sample]) -> (f64, f64) {
     let set = pattern_set();
     if samples.is_empty() {
         return (0.0, 0.0);

@@ -1,9 +1,9 @@
 //! Generation 3: the pattern tables generated from a few thousand parameters. Each pattern
 //! has a small network (its squares one-hot, two inputs a square, and the game phase in, as
-//! a number and as its stage one-hot; two hidden layers of [`HIDDEN`] leaky-ReLU units; one
+//! a number and as its stage one-hot; two hidden layers of 16 leaky-ReLU units; one
 //! value out) and each scalar feature (mobility, potential mobility, parity) a weight a
 //! stage. When the weights load,
-//! the networks fill the ordinary tables of every stage ([`NetWeights::tables`]), so the
+//! the networks fill the ordinary tables of every stage (`NetWeights::tables`), so the
 //! search reads plain tables as before. Every position teaches every configuration that
 //! shares squares with the ones it holds, and neighbouring stages share what they learn.
 //!
@@ -30,17 +30,17 @@ const VERSION: u16 = 1;
 const HEADER: usize = 24;
 
 /// Hidden units in each of a pattern network's two layers.
-pub const HIDDEN: usize = 16;
+pub(crate) const HIDDEN: usize = 16;
 
 /// Stages of the generated tables (one per two empties).
-pub const NET_STAGES: usize = 30;
+pub(crate) const NET_STAGES: usize = 30;
 
 /// The slope of the hidden units below zero.
-pub const LEAK: f32 = 1.0 / 16.0;
+pub(crate) const LEAK: f32 = 1.0 / 16.0;
 
 /// Whether `bytes` start like a generated-evaluation weights file.
 #[must_use]
-pub fn is_net(bytes: &[u8]) -> bool {
+pub(crate) fn is_net(bytes: &[u8]) -> bool {
     bytes.starts_with(MAGIC)
 }
 
@@ -52,7 +52,7 @@ pub fn is_net(bytes: &[u8]) -> bool {
 /// of the first layer), `b2`, `w3`, `b3`. Then the scalar features' weights, stage after
 /// stage.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Layout {
+pub(crate) struct Layout {
     /// Start of each pattern's network.
     pub nets: Vec<usize>,
     /// Squares of each pattern.
@@ -65,13 +65,13 @@ pub struct Layout {
 
 /// Parameters of a network of `n` squares.
 #[must_use]
-pub const fn net_len(n: usize) -> usize {
+pub(crate) const fn net_len(n: usize) -> usize {
     (2 * n + 1 + NET_STAGES) * HIDDEN + HIDDEN + HIDDEN * HIDDEN + HIDDEN + HIDDEN + 1
 }
 
 /// Offsets inside one network of `n` squares: (W1, b1, W2, b2, w3, b3).
 #[must_use]
-pub const fn net_parts(n: usize) -> [usize; 6] {
+pub(crate) const fn net_parts(n: usize) -> [usize; 6] {
     let w1 = 0;
     let b1 = w1 + (2 * n + 1 + NET_STAGES) * HIDDEN;
     let w2 = b1 + HIDDEN;
@@ -83,7 +83,7 @@ pub const fn net_parts(n: usize) -> [usize; 6] {
 
 /// The layout of the pattern set's parameters, computed once.
 #[must_use]
-pub fn layout() -> &'static Layout {
+pub(crate) fn layout() -> &'static Layout {
     static LAYOUT: std::sync::OnceLock<Layout> = std::sync::OnceLock::new();
     LAYOUT.get_or_init(build_layout)
 }
@@ -108,13 +108,13 @@ fn build_layout() -> Layout {
 /// The phase input of a position with `empties` empty squares: 0 at the end, 1 at the start.
 #[inline]
 #[must_use]
-pub fn phase(empties: f32) -> f32 {
+pub(crate) fn phase(empties: f32) -> f32 {
     empties / 60.0
 }
 
 /// The phase of stage `s` of `stages`: the middle of its empties.
 #[must_use]
-pub fn stage_phase(s: usize, stages: usize) -> f32 {
+pub(crate) fn stage_phase(s: usize, stages: usize) -> f32 {
     let (lo, hi) = stage_empties(s, stages);
     let lo = lo.max(1);
     phase((lo + hi) as f32 / 2.0)
@@ -123,7 +123,7 @@ pub fn stage_phase(s: usize, stages: usize) -> f32 {
 /// The leaky ReLU.
 #[inline(always)]
 #[must_use]
-pub fn leaky(x: f32) -> f32 {
+pub(crate) fn leaky(x: f32) -> f32 {
     if x > 0.0 {
         x
     } else {
@@ -137,7 +137,7 @@ pub fn leaky(x: f32) -> f32 {
 /// pre-activations, for training.
 #[inline(always)]
 #[must_use]
-pub fn forward(
+pub(crate) fn forward(
     net: &[f32],
     n: usize,
     rows: &[u8],
@@ -177,7 +177,7 @@ pub fn forward(
 /// The W1 rows of a canonical configuration `config` of `n` squares (base 3, digit `j` the
 /// square `j`: 0 empty, 1 player, 2 opponent), into `out`; returns how many.
 #[inline]
-pub fn config_rows(mut config: u32, n: usize, out: &mut [u8; 16]) -> usize {
+pub(crate) fn config_rows(mut config: u32, n: usize, out: &mut [u8; 16]) -> usize {
     let mut k = 0;
     for j in 0..n {
         let d = config % 3;
@@ -193,7 +193,7 @@ pub fn config_rows(mut config: u32, n: usize, out: &mut [u8; 16]) -> usize {
 /// Where scalar feature `k`'s weight of stage `s` sits.
 #[inline(always)]
 #[must_use]
-pub fn scalar_at(l: &Layout, k: usize, s: usize) -> usize {
+pub(crate) fn scalar_at(l: &Layout, k: usize, s: usize) -> usize {
     l.scalars + s * SCALAR_COUNT + k
 }
 
@@ -204,7 +204,7 @@ pub struct NetWeights {
     pub generation: u16,
     /// Stages of the generated tables.
     pub stages: usize,
-    /// The parameters, laid out as [`layout`] says.
+    /// The parameters, laid out pattern by pattern, then the scalars.
     pub params: Vec<f32>,
 }
 
@@ -256,7 +256,7 @@ impl NetWeights {
     /// output or a scalar's quadratic), in discs.
     #[inline(always)]
     #[must_use]
-    pub fn feature_value(&self, f: usize, s: usize) -> f32 {
+    pub(crate) fn feature_value(&self, f: usize, s: usize) -> f32 {
         let set = pattern_set();
         let l = layout();
         let t = stage_phase(s, self.stages);
@@ -272,7 +272,7 @@ impl NetWeights {
 
     /// The tables the search reads: every shared feature of every stage, generated.
     #[must_use]
-    pub fn tables(&self) -> Weights {
+    pub(crate) fn tables(&self) -> Weights {
         let stages: Vec<usize> = (0..self.stages).collect();
         let mut discs = vec![Vec::new(); self.stages];
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
@@ -300,7 +300,7 @@ impl NetWeights {
     /// The signature a file of these weights carries: the pattern set, the stages and the
     /// network shape.
     #[must_use]
-    pub fn signature(stages: usize) -> u32 {
+    pub(crate) fn signature(stages: usize) -> u32 {
         let s = pattern_set().signature(stages);
         (s ^ (HIDDEN as u32) ^ 0x4e45_5400).wrapping_mul(0x0100_0193)
     }

@@ -8,7 +8,6 @@
 use super::fit::Sample;
 use super::net::{self, forward, layout, leaky, net_parts, NetWeights, HIDDEN, LEAK};
 use super::{pattern_set, stage, PatternEval, ACTIVE, SCALE};
-use crate::Board;
 
 /// Parts of a batch whose gradients are computed apart (and summed in order).
 const PARTS: usize = 8;
@@ -223,7 +222,7 @@ impl Rng {
 /// Mean absolute error of an evaluation's rounded-to-1/[`SCALE`] values on `samples`,
 /// overall and for each number of empties 0 to 60.
 #[must_use]
-pub fn mae_by_empties(eval: &PatternEval, samples: &[Sample]) -> (f64, Vec<(usize, f64)>) {
+pub(crate) fn mae_by_empties(eval: &PatternEval, samples: &[Sample]) -> (f64, Vec<(usize, f64)>) {
     let mut by = vec![(0usize, 0f64); 61];
     let mut total = 0f64;
     for s in samples {
@@ -352,8 +351,9 @@ pub fn fit_net(
 
 /// The prediction the training computes for `b` (before the tables round it), in discs:
 /// for tests that hold the generated tables to the networks.
+#[cfg(test)]
 #[must_use]
-pub fn predict(w: &NetWeights, b: Board) -> f32 {
+pub(crate) fn predict(w: &NetWeights, b: crate::Board) -> f32 {
     let set = pattern_set();
     let l = layout();
     let st = stage(b.empties().count_ones(), w.stages);

@@ -10,17 +10,17 @@ use crate::ternary::ternary;
 use crate::Board;
 
 /// The most weight sets a file may hold: one per number of empty squares (1–60).
-pub const MAX_STAGES: usize = 60;
+pub(crate) const MAX_STAGES: usize = 60;
 
 /// Stored weights are in 1/`SCALE` discs.
-pub const SCALE: i32 = 64;
+pub(crate) const SCALE: i32 = 64;
 
 /// Mobility and potential mobility are one-hot up to these counts (larger counts share the
 /// last weight).
 const MOBILITY_MAX: u32 = 30;
 const POTENTIAL_MAX: u32 = 40;
 
-/// The weight set, of `stages` (1 to [`MAX_STAGES`]) sharing the game evenly, for a
+/// The weight set, of `stages` (1 to 60) sharing the game evenly, for a
 /// position with `empties` empty squares: with 15 stages one per four empties (1–4, 5–8, …),
 /// with 30 one per two, with 60 one per empty square.
 #[inline]
@@ -42,15 +42,14 @@ pub fn stage_empties(s: usize, stages: usize) -> (u32, u32) {
 
 /// A pattern: its squares as (column, row) in the order that defines its base-3 digits.
 pub(crate) struct Group {
-    pub(crate) name: &'static str,
     pub(crate) squares: &'static [(u8, u8)],
 }
 
 /// The pattern set (its canonical instance; the others are its images under the eight
 /// symmetries of the board).
 pub(crate) const GROUPS: &[Group] = &[
+    // corner 3x3
     Group {
-        name: "corner 3x3",
         squares: &[
             (0, 0),
             (1, 0),
@@ -63,8 +62,8 @@ pub(crate) const GROUPS: &[Group] = &[
             (2, 2),
         ],
     },
+    // corner 2x5
     Group {
-        name: "corner 2x5",
         squares: &[
             (0, 0),
             (1, 0),
@@ -78,8 +77,8 @@ pub(crate) const GROUPS: &[Group] = &[
             (4, 1),
         ],
     },
+    // edge + 2X
     Group {
-        name: "edge + 2X",
         squares: &[
             (0, 0),
             (1, 0),
@@ -93,8 +92,8 @@ pub(crate) const GROUPS: &[Group] = &[
             (6, 1),
         ],
     },
+    // row 2
     Group {
-        name: "row 2",
         squares: &[
             (0, 1),
             (1, 1),
@@ -106,8 +105,8 @@ pub(crate) const GROUPS: &[Group] = &[
             (7, 1),
         ],
     },
+    // row 3
     Group {
-        name: "row 3",
         squares: &[
             (0, 2),
             (1, 2),
@@ -119,8 +118,8 @@ pub(crate) const GROUPS: &[Group] = &[
             (7, 2),
         ],
     },
+    // row 4
     Group {
-        name: "row 4",
         squares: &[
             (0, 3),
             (1, 3),
@@ -132,8 +131,8 @@ pub(crate) const GROUPS: &[Group] = &[
             (7, 3),
         ],
     },
+    // diagonal 8
     Group {
-        name: "diagonal 8",
         squares: &[
             (0, 0),
             (1, 1),
@@ -145,25 +144,25 @@ pub(crate) const GROUPS: &[Group] = &[
             (7, 7),
         ],
     },
+    // diagonal 7
     Group {
-        name: "diagonal 7",
         squares: &[(1, 0), (2, 1), (3, 2), (4, 3), (5, 4), (6, 5), (7, 6)],
     },
+    // diagonal 6
     Group {
-        name: "diagonal 6",
         squares: &[(2, 0), (3, 1), (4, 2), (5, 3), (6, 4), (7, 5)],
     },
+    // diagonal 5
     Group {
-        name: "diagonal 5",
         squares: &[(3, 0), (4, 1), (5, 2), (6, 3), (7, 4)],
     },
+    // diagonal 4
     Group {
-        name: "diagonal 4",
         squares: &[(4, 0), (5, 1), (6, 2), (7, 3)],
     },
     // Generation 2 on.
+    // corner triangle
     Group {
-        name: "corner triangle",
         squares: &[
             (0, 0),
             (1, 0),
@@ -177,8 +176,8 @@ pub(crate) const GROUPS: &[Group] = &[
             (0, 3),
         ],
     },
+    // edge + block
     Group {
-        name: "edge + block",
         squares: &[
             (0, 0),
             (2, 0),
@@ -237,7 +236,7 @@ pub(super) struct Instance {
 }
 
 /// The pattern instances and the numbering of the shared features.
-pub struct PatternSet {
+pub(crate) struct PatternSet {
     pub(super) instances: Vec<Instance>,
     /// Shared features per stage, scalars included.
     features: usize,
@@ -288,7 +287,7 @@ pub(crate) const SCALAR_COUNT: usize =
     2 * (MOBILITY_MAX as usize + 1) + 2 * (POTENTIAL_MAX as usize + 1) + 2;
 
 /// Active features of every position: one per instance and the five scalars.
-pub const ACTIVE: usize = 54 + 5;
+pub(crate) const ACTIVE: usize = 54 + 5;
 
 impl PatternSet {
     fn build() -> PatternSet {
@@ -398,14 +397,14 @@ impl PatternSet {
 
     /// Shared features (weights) per stage.
     #[must_use]
-    pub fn features(&self) -> usize {
+    pub(crate) fn features(&self) -> usize {
         self.features
     }
 
     /// The fingerprint a weights file of `stages` stages for this set must carry: the
     /// patterns (squares and order), the scalars and the stage count.
     #[must_use]
-    pub fn signature(&self, stages: usize) -> u32 {
+    pub(crate) fn signature(&self, stages: usize) -> u32 {
         mix(self.base_signature, stages as u32)
     }
 
@@ -431,18 +430,13 @@ impl PatternSet {
 
     /// The pattern instances on the board.
     #[must_use]
-    pub fn instances(&self) -> usize {
+    pub(crate) fn instances(&self) -> usize {
         self.instances.len()
-    }
-
-    /// Names and sizes of the patterns, for reports.
-    pub fn describe(&self) -> impl Iterator<Item = (&'static str, usize)> {
-        GROUPS.iter().map(|g| (g.name, g.squares.len()))
     }
 
     /// The shared features active in `b` (exactly [`ACTIVE`] of them).
     #[must_use]
-    pub fn active(&self, b: Board) -> [u32; ACTIVE] {
+    pub(crate) fn active(&self, b: Board) -> [u32; ACTIVE] {
         let mut out = [0u32; ACTIVE];
         for (o, inst) in out.iter_mut().zip(&self.instances) {
             *o = inst.feature[ternary(b.player, b.opponent, inst.mask)];

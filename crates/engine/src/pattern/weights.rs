@@ -114,7 +114,7 @@ impl fmt::Display for WeightsError {
 
 impl std::error::Error for WeightsError {}
 
-/// The shared weights of every stage, in 1/[`SCALE`] discs.
+/// The shared weights of every stage, in 1/64 discs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Weights {
     /// Which generation of training made them.
@@ -162,7 +162,7 @@ impl Weights {
     /// All-zero weights of `stages` stages (1 to [`MAX_STAGES`], clamped): an evaluation of
     /// 0 everywhere.
     #[must_use]
-    pub fn zero(generation: u16, stages: usize) -> Weights {
+    pub(crate) fn zero(generation: u16, stages: usize) -> Weights {
         let stages = stages.clamp(1, MAX_STAGES);
         Weights {
             generation,
@@ -171,8 +171,8 @@ impl Weights {
         }
     }
 
-    /// Weights from per-stage values in discs (one `Vec` per stage, at most [`MAX_STAGES`]),
-    /// rounded to 1/[`SCALE`] and saturated.
+    /// Weights from per-stage values in discs (one `Vec` per stage, at most 60),
+    /// rounded to 1/64 and saturated.
     #[must_use]
     pub fn from_discs(generation: u16, discs: &[Vec<f32>]) -> Weights {
         let mut w = Weights::zero(generation, discs.len());

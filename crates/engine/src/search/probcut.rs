@@ -14,7 +14,7 @@ use crate::Board;
 /// one is a full-width search.
 pub const SELECTIVITY_PERCENT: [u8; 6] = [73, 87, 95, 98, 99, 100];
 /// The index of the full-width selectivity (no probcut).
-pub const NO_SELECTIVITY: u8 = 5;
+pub(crate) const NO_SELECTIVITY: u8 = 5;
 /// Standard deviations of the prediction error a cut needs, per selectivity.
 const T: [f32; 5] = [1.1, 1.5, 2.0, 2.6, 3.3];
 
