@@ -250,8 +250,13 @@ impl Session {
     /// levels cap it, so that answers stay quick).
     #[must_use]
     pub fn limits(&self) -> Limits {
+        Limits::level(self.level())
+    }
+
+    /// The level of the current depth (`set depth N` plays like level N).
+    fn level(&self) -> Level {
         let n = u8::try_from(self.depth.clamp(1, 60)).unwrap_or(Level::MAX);
-        Limits::level(Level::new(n).unwrap_or(Level::DEFAULT))
+        Level::new(n).unwrap_or(Level::DEFAULT)
     }
 
     /// Handles one line from the GUI; a line that is not a command is ignored.
@@ -371,7 +376,12 @@ impl Session {
         let (board, mask) = Board::from_position(pos)?;
         let passed = pos.must_pass();
         let board = if passed { board.pass() } else { board };
-        let mut limits = self.limits();
+        // On 8x8 a level may play its midgame as another, as in a game (perfect as master).
+        let mut limits = if mask == u64::MAX {
+            Limits::level_at(self.level(), (board.empties() & mask).count_ones())
+        } else {
+            self.limits()
+        };
         // The move to play in the game the GUI set: no longer than its clock allows.
         if !all_exact && *pos == *self.game.current() {
             if let Some(budget) = self.clock_budget() {
