@@ -48,6 +48,19 @@ pub fn read(path: &Path) -> Result<Vec<Record>, Error> {
     Ok(decode_file(&bytes, &name)?)
 }
 
+/// The WTHOR game files (`*.wtb`, any case) in `dir`, sorted by name.
+///
+/// # Errors
+/// The folder cannot be read.
+pub fn wthor_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut files: Vec<PathBuf> = fs::read_dir(dir)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x.eq_ignore_ascii_case("wtb")))
+        .collect();
+    files.sort();
+    Ok(files)
+}
+
 /// The year of a data file named `wthor-YYYY` or `wthor-YYYY-K-of-N` (a shard).
 pub fn wthor_year(stem: &str) -> Option<u16> {
     let rest = stem.strip_prefix("wthor-")?;
@@ -225,12 +238,7 @@ pub fn run(
     progress: &dyn Progress,
 ) -> Result<(), Error> {
     fs::create_dir_all(out).map_err(FileError::on("creating", out))?;
-    let mut inputs: Vec<PathBuf> = fs::read_dir(wthor)
-        .map_err(FileError::on("reading", wthor))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x.eq_ignore_ascii_case("wtb")))
-        .collect();
-    inputs.sort();
+    let inputs = wthor_files(wthor).map_err(FileError::on("reading", wthor))?;
     if inputs.is_empty() {
         return Err(Error::NoWthorFiles(wthor.to_path_buf()));
     }

@@ -182,12 +182,7 @@ impl fmt::Display for Report {
 
 fn read_wthor(dir: &Path) -> Result<(Vec<Played>, Vec<String>), HumanScaleError> {
     let read = |path: &Path| fs::read(path).map_err(|e| HumanScaleError::Read(path.into(), e));
-    let mut files: Vec<PathBuf> = fs::read_dir(dir)
-        .map_err(|e| HumanScaleError::Read(dir.into(), e))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x.eq_ignore_ascii_case("wtb")))
-        .collect();
-    files.sort();
+    let files = crate::data::wthor_files(dir).map_err(|e| HumanScaleError::Read(dir.into(), e))?;
     if files.is_empty() {
         return Err(HumanScaleError::NoWthorFiles(dir.into()));
     }
