@@ -636,6 +636,8 @@ const tests = {
     });
     await page.goto(`${BASE}#/replay/${id}`);
     await page.waitForSelector("#replay-view:not([hidden])");
+    // The list of lines is drawn once the game has loaded, after the view shows.
+    await page.waitForSelector("#replay-lines li");
     assert.equal(await page.locator("#replay-lines li").count(), 1);
     await page.locator('#replay-moves li[data-ply="0"] button').click();
     assert.equal(await page.locator("#replay-board").getAttribute("data-index"), "1");
