@@ -236,6 +236,15 @@ pub struct Performance {
     pub range: (f64, f64),
 }
 
+/// The level a game is analysed at for its sides' ratings: the shipped scale's (other levels
+/// measure loss differently), else level 4.
+#[must_use]
+pub fn rating_level() -> Level {
+    HumanScale::shipped().map_or(Level::new(4).unwrap_or(Level::DEFAULT), |s| {
+        s.analysis_level
+    })
+}
+
 impl HumanScale {
     /// The table shipped with the program (`None` if it has no bands yet or does not read,
     /// which a test rules out).

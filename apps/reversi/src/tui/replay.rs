@@ -2,7 +2,9 @@
 //! the last move and its flips, the opening's name, the counts, the move number and the move
 //! list; and its variations: another move played by hand (a square chosen with the cursor) or
 //! by the computer at any point, saved to the history as it is made, the lines going on from
-//! the position shown gone round, and the line a variation leaves gone back to.
+//! the position shown gone round, and the line a variation leaves gone back to; and the game
+//! analysed in the background (every move against the engine's best, each side's disc loss
+//! and its rating on the human scale, the move shown measured).
 
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::buffer::Buffer;
@@ -18,6 +20,8 @@ use super::explorer::ExplorerPanel;
 use super::game::Note;
 use super::theme::Theme;
 use super::worker::{Job, Report, Workers};
+use reversi_game::analysis::{Analysis, Verdict};
+use reversi_game::human::{rating_level, HumanScale};
 use reversi_game::{outcome_text, player_name, record_note, History, Replay};
 
 /// The computer's level for moves in a replay: quick (a few ms a move), and strong enough to
@@ -29,6 +33,13 @@ const COMPUTER_LEVEL: u8 = 6;
 pub enum ReplayAction {
     Stay,
     Leave,
+}
+
+/// The game's analysis: not asked for, under way, or done.
+enum Analysing {
+    No,
+    Running { job: Job, done: usize, total: usize },
+    Done(Box<Analysis>),
 }
 
 /// The replay screen: the game, a move number being typed, the square being chosen for a
@@ -44,6 +55,7 @@ pub struct ReplayScreen {
     history: Option<History>,
     /// The computer's move being thought about, for the line and ply it was asked for.
     computer: Option<(Job, usize, usize)>,
+    analysing: Analysing,
 }
 
 impl ReplayScreen {
@@ -56,6 +68,7 @@ impl ReplayScreen {
             note: None,
             history,
             computer: None,
+            analysing: Analysing::No,
         }
     }
 
@@ -65,8 +78,23 @@ impl ReplayScreen {
         self.computer.is_some()
     }
 
-    /// Stops the computer's thinking and forgets it.
+    /// Whether the game is being analysed now.
+    #[must_use]
+    pub fn is_analysing(&self) -> bool {
+        matches!(self.analysing, Analysing::Running { .. })
+    }
+
+    /// Stops the computer's thinking and the analysis, and forgets them.
     pub fn cancel(&mut self) {
+        self.stop_computer();
+        if let Analysing::Running { job, .. } = &self.analysing {
+            job.stop();
+            self.analysing = Analysing::No;
+        }
+    }
+
+    /// Stops the computer's thinking and forgets it.
+    fn stop_computer(&mut self) {
         if let Some((job, _, _)) = self.computer.take() {
             job.stop();
         }
@@ -74,7 +102,7 @@ impl ReplayScreen {
 
     pub fn on_key(&mut self, key: KeyEvent, workers: &mut Workers) -> ReplayAction {
         if key.code != KeyCode::Char('c') {
-            self.cancel();
+            self.stop_computer();
         }
         self.note = None;
         if let Some(cursor) = self.cursor {
@@ -99,10 +127,14 @@ impl ReplayScreen {
             }
             KeyCode::Char('p') => self.choose(),
             KeyCode::Char('c') => self.computer(workers),
+            KeyCode::Char('a') => self.analyze(workers),
             KeyCode::Char('v') => self.next_line(),
             KeyCode::Char('b') => self.parent_line(),
             KeyCode::Esc if !self.typed.is_empty() => self.typed.clear(),
-            KeyCode::Esc | KeyCode::Char('q') => return ReplayAction::Leave,
+            KeyCode::Esc | KeyCode::Char('q') => {
+                self.cancel();
+                return ReplayAction::Leave;
+            }
             _ => {}
         }
         ReplayAction::Stay
@@ -208,9 +240,50 @@ impl ReplayScreen {
         }
     }
 
+    /// Analyses the game's own moves in the background, at the level the human scale is
+    /// measured at, so that each side gets its rating.
+    fn analyze(&mut self, workers: &mut Workers) {
+        match self.analysing {
+            Analysing::Running { .. } => {}
+            Analysing::Done(_) => self.info("The game is analysed: its figures are below"),
+            Analysing::No => {
+                let job = workers.analyze(self.replay.game.clone(), rating_level());
+                self.analysing = Analysing::Running {
+                    job,
+                    done: 0,
+                    total: self.replay.game.positions().len(),
+                };
+            }
+        }
+    }
+
     /// Takes in a report of a background job; the computer's move is played when the replay
     /// is still where it was asked for.
     pub fn on_report(&mut self, report: Report) {
+        match report {
+            Report::AnalysisProgress { job, done, total } => {
+                if let Analysing::Running {
+                    job: running,
+                    done: d,
+                    total: t,
+                } = &mut self.analysing
+                {
+                    if running.id == job {
+                        (*d, *t) = (done, total);
+                    }
+                }
+                return;
+            }
+            Report::Analysed { job, analysis } => {
+                if let Analysing::Running { job: running, .. } = &self.analysing {
+                    if running.id == job {
+                        self.analysing = analysis.map_or(Analysing::No, Analysing::Done);
+                    }
+                }
+                return;
+            }
+            _ => {}
+        }
         let Report::Decided { job, decision } = report else {
             return;
         };
@@ -283,7 +356,7 @@ impl ReplayScreen {
         let help = if self.cursor.is_some() {
             " arrows/hjkl: choose a square · Enter: play it · c computer · Esc: stop playing"
         } else {
-            " ←→ step · N Enter: go · p play · c computer · v/b lines · x: explorer · q back"
+            " ←→ N⏎: go · p play · c computer · a analyse · v/b lines · x: explorer · q back"
         };
         Line::styled(help, theme.dim()).render(keys, buf);
     }
@@ -348,9 +421,88 @@ impl ReplayScreen {
             };
             lines.push(Line::styled(format!("{prefix}{}", note.text), style));
         }
+        self.analysis_lines(theme, &mut lines);
         lines.push(Line::raw(""));
         lines.push(self.move_list(theme));
         lines
+    }
+
+    /// The analysis under way (how far), or done: the move shown against the best when the
+    /// game's own line is shown, each side's loss, and its rating for the game on the human
+    /// scale (from its moves after the opening; as `reversi history analyze` gives it).
+    fn analysis_lines(&self, theme: Theme, lines: &mut Vec<Line<'static>>) {
+        let analysis = match &self.analysing {
+            Analysing::No => return,
+            Analysing::Running { done, total, .. } => {
+                lines.push(Line::styled(
+                    format!("Analysing the game: position {done} of {total}…"),
+                    theme.dim(),
+                ));
+                return;
+            }
+            Analysing::Done(analysis) => analysis,
+        };
+        let r = &self.replay;
+        lines.push(Line::raw(""));
+        lines.push(Line::raw(format!(
+            "Analysis at level {}",
+            analysis.level.get()
+        )));
+        if r.shown() == 0 {
+            if let Some(m) = r.ply().checked_sub(1).and_then(|i| analysis.moves.get(i)) {
+                let text = match (&m.best, m.verdict) {
+                    (_, Verdict::Forced) | (None, _) => format!("Move {}: forced", m.ply + 1),
+                    (Some(best), _) if m.loss == 0 => format!(
+                        "Move {}: {}, the best ({})",
+                        m.ply + 1,
+                        m.played,
+                        best.short_score()
+                    ),
+                    (Some(best), verdict) => format!(
+                        "Move {}: {} lost {}, {} (best {} {})",
+                        m.ply + 1,
+                        m.played,
+                        m.loss,
+                        verdict.name(),
+                        best.mv,
+                        best.short_score()
+                    ),
+                };
+                lines.push(Line::raw(text));
+            }
+        }
+        let (black, white) = analysis.total_loss();
+        let rated = HumanScale::shipped()
+            .map(|scale| scale.performance(analysis, r.game.current().size()))
+            .unwrap_or_default();
+        for (color, loss) in [(Color::Black, black), (Color::White, white)] {
+            let count = |v: Verdict| {
+                analysis
+                    .moves
+                    .iter()
+                    .filter(|m| m.color == color && m.verdict == v)
+                    .count()
+            };
+            lines.push(Line::raw(format!(
+                "{color} lost {loss}: {} mistakes, {} blunders",
+                count(Verdict::Mistake),
+                count(Verdict::Blunder)
+            )));
+            if let Some(p) = rated.iter().find(|p| p.color == color) {
+                lines.push(Line::raw(format!(
+                    "  plays like {} (90%: {:.0}-{:.0})",
+                    p.rating,
+                    tens(p.range.0),
+                    tens(p.range.1)
+                )));
+            }
+        }
+        if !rated.is_empty() {
+            lines.push(Line::styled(
+                "One game says little: ratings show over many.",
+                theme.dim(),
+            ));
+        }
     }
 
     /// The moves of the line shown as one wrapping line, numbered, the one shown highlighted,
@@ -375,6 +527,11 @@ impl ReplayScreen {
         }
         Line::from(spans)
     }
+}
+
+/// A rating rounded to ten points, as ratings are shown.
+fn tens(rating: f64) -> f64 {
+    (rating / 10.0).round() * 10.0
 }
 
 /// Where the cursor starts: the first legal square, or the top-left of the centre.

@@ -1,5 +1,6 @@
-//! Background thinking: the computer's move and the hints run on their own threads and report
-//! back over a channel, so the screen never freezes; each job can be stopped.
+//! Background thinking: the computer's move, the hints and a game's analysis run on their own
+//! threads and report back over a channel, so the screen never freezes; each job can be
+//! stopped.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
@@ -7,11 +8,12 @@ use std::sync::Arc;
 use std::thread;
 use std::time::Duration;
 
-use reversi_core::Position;
+use reversi_core::{Game, Position};
 use reversi_engine::ai::{self, Decision};
 use reversi_engine::levels::Level;
 use reversi_engine::{Candidate, Thinking};
 
+use reversi_game::analysis::{self, Analysis};
 use reversi_game::ComputerTurn;
 
 /// What a job tells the screen.
@@ -28,6 +30,13 @@ pub enum Report {
     HintProgress { job: u64, thinking: Thinking },
     /// Every legal move scored, best first.
     Hints { job: u64, hints: Vec<Candidate> },
+    /// The analysis so far: positions done, positions in all.
+    AnalysisProgress { job: u64, done: usize, total: usize },
+    /// The game analysed (`None`: stopped).
+    Analysed {
+        job: u64,
+        analysis: Option<Box<Analysis>>,
+    },
 }
 
 impl Report {
@@ -37,7 +46,9 @@ impl Report {
             Report::Thinking { job, .. }
             | Report::Decided { job, .. }
             | Report::HintProgress { job, .. }
-            | Report::Hints { job, .. } => *job,
+            | Report::Hints { job, .. }
+            | Report::AnalysisProgress { job, .. }
+            | Report::Analysed { job, .. } => *job,
         }
     }
 }
@@ -121,6 +132,35 @@ impl Workers {
                 });
             });
             let _ = tx.send(Report::Hints { job: id, hints });
+        });
+        job
+    }
+
+    /// Analyses every move of `game` at `level`, with an engine of its own (a fresh table),
+    /// so that the same game gets the same analysis each time, whatever ran before.
+    pub fn analyze(&mut self, game: Game, level: Level) -> Job {
+        let (job, stop, tx) = self.job();
+        let id = job.id;
+        thread::spawn(move || {
+            let progress_tx = tx.clone();
+            let each_within_its_level = Duration::MAX;
+            let analysis = analysis::analyze_alone(
+                &game,
+                level,
+                each_within_its_level,
+                &stop,
+                &mut |done, total| {
+                    let _ = progress_tx.send(Report::AnalysisProgress {
+                        job: id,
+                        done,
+                        total,
+                    });
+                },
+            );
+            let _ = tx.send(Report::Analysed {
+                job: id,
+                analysis: analysis.map(Box::new),
+            });
         });
         job
     }

@@ -11,18 +11,11 @@ use reversi_engine::levels::Level;
 use reversi_store::{GameId, Store};
 
 use reversi_game::analysis::{analyze, Analysis, Verdict};
-use reversi_game::human::{HumanScale, OPENING_PLIES};
-
-/// The analysis level without `--level`: the human scale's, else 4.
-fn default_level() -> Level {
-    HumanScale::shipped().map_or(Level::new(4).unwrap_or(Level::DEFAULT), |s| {
-        s.analysis_level
-    })
-}
+use reversi_game::human::{rating_level, HumanScale, OPENING_PLIES};
 
 pub fn run(store: &Store, id: GameId, level: Option<&str>) -> anyhow::Result<ExitCode> {
     let level = match level {
-        None => default_level(),
+        None => rating_level(),
         Some(text) => match Level::parse(text) {
             Some(level) => level,
             None => bail!("unknown level {text:?}: expected 1-60 or a level name"),

@@ -157,3 +157,66 @@ fn a_replay_without_a_database_cannot_branch_and_says_so() {
     );
     assert_eq!(replay(&app).lines().len(), 1);
 }
+
+#[test]
+fn a_replay_analyses_its_game_in_the_background_and_rates_each_side() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("games.sqlite3");
+    // A game of 24 moves, each the last legal square, so that each side has moves to rate
+    // after the opening's eight.
+    let mut store = Store::open(&db).unwrap();
+    let new = NewGame::standard(
+        BoardSize::EIGHT,
+        Rules::Othello,
+        Player::human("Ann"),
+        Player::human("Ben"),
+    );
+    let id = store.create_game(&new).unwrap();
+    let mut pos = new.start_position();
+    for _ in 0..24 {
+        let mv = *pos.moves().last().unwrap();
+        store.append_move(id, &MoveRecord::bare(mv)).unwrap();
+        pos = pos.play(mv).unwrap();
+    }
+    drop(store);
+    let mut app = replay_app(&db, id);
+    keys(&mut app, "a");
+    assert!(text(&app).contains("Analysing the game"), "{}", text(&app));
+    // Stepping through the game goes on while it is analysed.
+    key(&mut app, KeyCode::Right);
+    assert_eq!(row(&app, "Move "), "Move 1 of 24");
+    for _ in 0..1200 {
+        app.pump();
+        if text(&app).contains("Analysis at level") {
+            break;
+        }
+        app.wait(Duration::from_millis(50));
+    }
+    let t = text(&app);
+    assert!(t.contains("Analysis at level"), "{t}");
+    // The move shown against the best, each side's loss, and a rating for each side.
+    assert!(row(&app, "Move 1:").starts_with("Move 1: e6"), "{t}");
+    assert!(t.contains("Black lost "), "{t}");
+    assert!(t.contains("White lost "), "{t}");
+    let ratings = |app: &App| -> Vec<String> {
+        lines(app)
+            .into_iter()
+            .filter_map(|l| l.split_once("plays like ").map(|(_, r)| r.to_string()))
+            .collect()
+    };
+    assert_eq!(ratings(&app).len(), 2, "{t}");
+    assert!(t.contains("One game says little"), "{t}");
+    // The same game analysed again in another replay says the same (its own table: what
+    // the first analysis searched does not change it).
+    let first = ratings(&app);
+    let mut again = replay_app(&db, id);
+    keys(&mut again, "a");
+    for _ in 0..1200 {
+        again.pump();
+        if text(&again).contains("Analysis at level") {
+            break;
+        }
+        again.wait(Duration::from_millis(50));
+    }
+    assert_eq!(ratings(&again), first);
+}
