@@ -8,7 +8,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use crossterm::event::KeyCode;
-use reversi_core::{BoardSize, Move, Rules};
+use reversi_core::{BoardSize, Move, Position, Rules};
 use reversi_store::{GameId, MoveRecord, NewGame, Player, Store};
 
 use crate::tui::app::Screen;
@@ -18,6 +18,18 @@ use reversi_game::Replay;
 
 /// A database with one 8x8 game in progress after f5 d6 c3; its id.
 fn database(path: &Path) -> GameId {
+    database_with(path, 3, |ply, pos| {
+        Move::Play(pos.parse_square(["f5", "d6", "c3"][ply]).unwrap())
+    })
+}
+
+/// A database with one 8x8 game of `plies` moves, each chosen by `choose` from its ply and
+/// position; its id.
+fn database_with(
+    path: &Path,
+    plies: usize,
+    mut choose: impl FnMut(usize, &Position) -> Move,
+) -> GameId {
     let mut store = Store::open(path).unwrap();
     let new = NewGame::standard(
         BoardSize::EIGHT,
@@ -26,13 +38,24 @@ fn database(path: &Path) -> GameId {
         Player::human("Ben"),
     );
     let id = store.create_game(&new).unwrap();
-    for m in ["f5", "d6", "c3"] {
-        let sq = new.start_position().parse_square(m).unwrap();
-        store
-            .append_move(id, &MoveRecord::bare(Move::Play(sq)))
-            .unwrap();
+    let mut pos = new.start_position();
+    for ply in 0..plies {
+        let mv = choose(ply, &pos);
+        store.append_move(id, &MoveRecord::bare(mv)).unwrap();
+        pos = pos.play(mv).unwrap();
     }
     id
+}
+
+/// Waits up to a minute for the replay's analysis to be shown.
+fn wait_for_analysis(app: &mut App) {
+    for _ in 0..1200 {
+        app.pump();
+        if text(app).contains("Analysis at level") {
+            return;
+        }
+        app.wait(Duration::from_millis(50));
+    }
 }
 
 /// The replay of game `id` as `reversi history replay` opens it.
@@ -164,34 +187,14 @@ fn a_replay_analyses_its_game_in_the_background_and_rates_each_side() {
     let db = dir.path().join("games.sqlite3");
     // A game of 24 moves, each the last legal square, so that each side has moves to rate
     // after the opening's eight.
-    let mut store = Store::open(&db).unwrap();
-    let new = NewGame::standard(
-        BoardSize::EIGHT,
-        Rules::Othello,
-        Player::human("Ann"),
-        Player::human("Ben"),
-    );
-    let id = store.create_game(&new).unwrap();
-    let mut pos = new.start_position();
-    for _ in 0..24 {
-        let mv = *pos.moves().last().unwrap();
-        store.append_move(id, &MoveRecord::bare(mv)).unwrap();
-        pos = pos.play(mv).unwrap();
-    }
-    drop(store);
+    let id = database_with(&db, 24, |_, pos| *pos.moves().last().unwrap());
     let mut app = replay_app(&db, id);
     keys(&mut app, "a");
     assert!(text(&app).contains("Analysing the game"), "{}", text(&app));
     // Stepping through the game goes on while it is analysed.
     key(&mut app, KeyCode::Right);
     assert_eq!(row(&app, "Move "), "Move 1 of 24");
-    for _ in 0..1200 {
-        app.pump();
-        if text(&app).contains("Analysis at level") {
-            break;
-        }
-        app.wait(Duration::from_millis(50));
-    }
+    wait_for_analysis(&mut app);
     let t = text(&app);
     assert!(t.contains("Analysis at level"), "{t}");
     // The move shown against the best, each side's loss, and a rating for each side.
@@ -211,12 +214,6 @@ fn a_replay_analyses_its_game_in_the_background_and_rates_each_side() {
     let first = ratings(&app);
     let mut again = replay_app(&db, id);
     keys(&mut again, "a");
-    for _ in 0..1200 {
-        again.pump();
-        if text(&again).contains("Analysis at level") {
-            break;
-        }
-        again.wait(Duration::from_millis(50));
-    }
+    wait_for_analysis(&mut again);
     assert_eq!(ratings(&again), first);
 }
