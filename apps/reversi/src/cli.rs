@@ -80,6 +80,10 @@ pub enum Command {
     Bench {
         #[command(subcommand)]
         what: Option<crate::commands::bench::BenchCommand>,
+        /// Without a subcommand: evaluate with this weights file instead of the shipped one
+        /// (the signature is then the file's, not the pinned one).
+        #[arg(long)]
+        weights: Option<std::path::PathBuf>,
     },
     /// The computer levels: midgame depth and endgame solving depths of each.
     Levels,

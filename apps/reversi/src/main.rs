@@ -77,8 +77,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Match(args)) => match_cmd::run(args),
         Some(Command::Serve(args)) => serve::run(args),
         Some(Command::Train(args)) => train::run(args),
-        Some(Command::Bench { what }) => match what {
-            None => bench::engine::run(),
+        Some(Command::Bench { what, weights }) => match what {
+            None => bench::engine::run(weights.as_deref()),
             Some(BenchCommand::Perft { depth }) => bench::perft(depth),
             Some(BenchCommand::Algorithms {
                 depth,

@@ -4,9 +4,11 @@
 //! when search or evaluation does; `reversi bench` prints it, and this crate's tests pin it.
 
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::engine::{Engine, Limits};
+use crate::eval::Evaluator;
 use crate::rng::XorShift64;
 use crate::Board;
 
@@ -108,7 +110,16 @@ pub struct Measured {
 /// (one thread, a 64 MB table cleared before every position). The sum of the nodes is the
 /// signature.
 pub fn run() -> impl Iterator<Item = Measured> {
-    let engine = Engine::new(64, 1);
+    run_with(None)
+}
+
+/// [`run`] with `eval` instead of the default evaluation (other weights: the signature is
+/// then theirs, not the shipped one).
+pub fn run_with(eval: Option<Arc<dyn Evaluator>>) -> impl Iterator<Item = Measured> {
+    let mut engine = Engine::new(64, 1);
+    if let Some(eval) = eval {
+        engine.set_evaluator(eval);
+    }
     let stop = AtomicBool::new(false);
     positions().into_iter().map(move |position| {
         engine.clear();

@@ -26,6 +26,8 @@ pub struct Kernels {
     pub count_last_flips: fn(u64, u32) -> u32,
     /// A pattern's base-3 index of the discs under a mask (at most 10 squares).
     pub ternary: fn(u64, u64, u64) -> usize,
+    /// The bits of a bitboard under a mask, packed in increasing bit order (`pext`).
+    pub binary: fn(u64, u64) -> usize,
 }
 
 impl std::fmt::Debug for Kernels {
@@ -62,6 +64,7 @@ pub fn available() -> Vec<Kernels> {
         flips: crate::flip::flips_scalar,
         count_last_flips: crate::flip::count_last_flips_portable,
         ternary: crate::ternary::ternary_portable,
+        binary: crate::ternary::binary_portable,
     }];
     #[cfg(target_arch = "x86_64")]
     if cpu_has_x86v3() {
@@ -82,9 +85,10 @@ mod checked {
         flips,
         count_last_flips,
         ternary,
+        binary,
     };
 
-    // SAFETY (all four): `available()` hands these out only when `cpu_has_x86v3()` found
+    // SAFETY (all five): `available()` hands these out only when `cpu_has_x86v3()` found
     // AVX2 and BMI2 on this CPU.
     fn moves(p: u64, o: u64) -> u64 {
         unsafe { crate::mobility::avx2::moves(p, o) }
@@ -101,6 +105,10 @@ mod checked {
     fn ternary(p: u64, o: u64, mask: u64) -> usize {
         unsafe { crate::ternary::bmi2::ternary(p, o, mask) }
     }
+
+    fn binary(x: u64, mask: u64) -> usize {
+        unsafe { crate::ternary::bmi2::binary(x, mask) }
+    }
 }
 
 /// The portable kernels under the names the multiversioned code calls.
@@ -108,6 +116,7 @@ pub(crate) mod portable {
     pub(crate) use crate::flip::count_last_flips_portable as count_last_flips;
     pub(crate) use crate::flip::flips_scalar as flips;
     pub(crate) use crate::mobility::moves_scalar as moves;
+    pub(crate) use crate::ternary::binary_portable as binary;
     pub(crate) use crate::ternary::ternary_portable as ternary;
 
     /// No prefetch instruction here: the load happens when the data is read.
@@ -130,7 +139,7 @@ pub(crate) mod x86v3 {
         unsafe { crate::flip::bmi2::count_last_flips_inlined(p, sq) }
     }
     pub(crate) use crate::mobility::avx2::moves;
-    pub(crate) use crate::ternary::bmi2::ternary;
+    pub(crate) use crate::ternary::bmi2::{binary, ternary};
 
     /// Asks the CPU to start loading the cache line at `address` (a table bucket probed
     /// soon), so that the probe does not wait for memory. The portable twin does nothing;
@@ -150,7 +159,7 @@ pub(crate) mod x86v3 {
 /// target feature), `x86v3` and `x86v4` (the AVX2/BMI2 kernels, every function compiled with
 /// the tier's features so that the kernels inline and POPCNT/LZCNT/BMI1 serve `count_ones`
 /// and friends). Inside, the functions call each other and `flips`/`moves`/
-/// `count_last_flips`/`ternary`/`prefetch` by plain name and get their own module's versions. Callers
+/// `count_last_flips`/`ternary`/`binary`/`prefetch` by plain name and get their own module's versions. Callers
 /// enter through [`dispatch`].
 ///
 /// Each function must be written `fn name(args) -> Type { body }`, optionally after

@@ -8,6 +8,11 @@
 //! opponent 2), digits in increasing bit order; with BMI2 that is two `pext` and two table
 //! look-ups. At load the shared weights are expanded into one table per instance and stage,
 //! so the evaluation is one load per instance and no symmetry work.
+//!
+//! Generation 3's weights may add mobility patterns (each instance's squares read as a
+//! binary number in each side's legal moves: one `pext` each, expanded per instance like
+//! the others) and a head: a small network over each pattern's sum, the scalars' sum and
+//! the phase, evaluated in `f32` and added to the sum ([`Extras`]).
 
 pub mod fit;
 pub mod net;
@@ -23,13 +28,13 @@ use crate::kernel;
 use crate::ternary::{ternary, ternary_portable};
 use crate::Board;
 
-use set::scalars;
+use set::scalars_of;
 #[cfg(test)]
 pub(crate) use set::transform;
 pub(crate) use set::{pattern_set, GROUPS, SCALAR_COUNT};
 pub use set::{stage, stage_empties};
-pub(crate) use set::{PatternSet, ACTIVE, MAX_STAGES, SCALE};
-pub use weights::{crc32, Weights, WeightsError};
+pub(crate) use set::{PatternSet, ACTIVE, MAX_STAGES, MOBILITY_ACTIVE, SCALE};
+pub use weights::{crc32, Extras, Weights, WeightsError, HEAD_INPUTS, MAX_HIDDEN};
 
 /// The trained evaluation: expanded weights, and the hand-made evaluation for boards smaller
 /// than 8x8 (the patterns are 8x8 only).
@@ -39,7 +44,48 @@ pub struct PatternEval {
     stage_of: [u8; 65],
     /// One table of `set.local` weights per stage.
     expanded: Vec<i16>,
+    /// One table of `set.mobility_local` weights per stage (empty without mobility
+    /// patterns).
+    mobility: Vec<i16>,
+    /// The head's hidden units (0: none).
+    hidden: usize,
+    /// One head per stage, [`Head`]'s layout, scaled to read the sums in 1/[`SCALE`] discs
+    /// and give 1/[`SCALE`] discs (empty without a head).
+    head: Vec<f32>,
     small: [HandEval; 2],
+}
+
+/// A stage's head as the evaluation reads it: for each input, the hidden units' weights
+/// (input-major, so that a whole input is one vector step), then the hidden biases, the
+/// output weights and the output bias.
+struct Head;
+
+impl Head {
+    /// Floats of one stage's head of `hidden` units.
+    const fn len(hidden: usize) -> usize {
+        HEAD_INPUTS * hidden + 2 * hidden + 1
+    }
+
+    /// The file's head (weights in discs, the sums read in eighths of a disc) in the
+    /// evaluation's layout and units.
+    fn expand(file: &[f32], hidden: usize, out: &mut [f32]) {
+        let h = hidden;
+        // The pattern and scalar sums come in 1/SCALE discs and the head read them in
+        // eighths of a disc; the phase comes as it is.
+        let per_unit = 1.0 / (8.0 * SCALE as f32);
+        for i in 0..h {
+            for j in 0..HEAD_INPUTS {
+                let scale = if j + 1 == HEAD_INPUTS { 1.0 } else { per_unit };
+                out[j * h + i] = file[i * HEAD_INPUTS + j] * scale;
+            }
+        }
+        let rest = HEAD_INPUTS * h;
+        out[rest..rest + h].copy_from_slice(&file[rest..rest + h]);
+        for i in 0..h {
+            out[rest + h + i] = file[rest + h + i] * SCALE as f32;
+        }
+        out[rest + 2 * h] = file[rest + 2 * h] * SCALE as f32;
+    }
 }
 
 impl PatternEval {
@@ -48,7 +94,16 @@ impl PatternEval {
     pub fn new(w: &Weights) -> PatternEval {
         let set = pattern_set();
         let stages = w.stages();
+        let extras = w.extras();
         let mut expanded = vec![0i16; stages * set.local];
+        let mobile = if extras.mobility {
+            set.mobility_local
+        } else {
+            0
+        };
+        let mut mobility = vec![0i16; stages * mobile];
+        let hidden = extras.hidden;
+        let mut head = vec![0f32; stages * Head::len(hidden) * usize::from(hidden > 0)];
         for s in 0..stages {
             let shared = w.stage(s);
             let table = &mut expanded[s * set.local..(s + 1) * set.local];
@@ -60,6 +115,22 @@ impl PatternEval {
             for k in 0..SCALAR_COUNT {
                 table[set.scalar_local + k] = shared[set.scalar_feature + k];
             }
+            if mobile > 0 {
+                let table = &mut mobility[s * mobile..(s + 1) * mobile];
+                let mover = &shared[set.features()..];
+                let opponent = &mover[set.mobility_features..];
+                for inst in &set.mobility {
+                    let size = inst.feature.len();
+                    for (i, &f) in inst.feature.iter().enumerate() {
+                        table[inst.local_offset + i] = mover[f as usize];
+                        table[inst.local_offset + size + i] = opponent[f as usize];
+                    }
+                }
+            }
+            if hidden > 0 {
+                let len = Head::len(hidden);
+                Head::expand(w.head(s), hidden, &mut head[s * len..(s + 1) * len]);
+            }
         }
         let mut stage_of = [0u8; 65];
         for (e, slot) in stage_of.iter_mut().enumerate() {
@@ -69,6 +140,9 @@ impl PatternEval {
             set,
             stage_of,
             expanded,
+            mobility,
+            hidden,
+            head,
             small: [HandEval::new(4), HandEval::new(6)],
         }
     }
@@ -83,7 +157,7 @@ impl PatternEval {
 
 /// The sum of the weights compiled once per kernel set ([`crate::kernel::multiversion`]).
 mod versions {
-    use super::{scalars, PatternEval};
+    use super::{scalars_of, Head, PatternEval, GROUPS, HEAD_INPUTS, MAX_HIDDEN};
     use crate::Board;
 
     crate::kernel::multiversion! {
@@ -94,14 +168,69 @@ mod versions {
             let empties = b.empties();
             let s = usize::from(this.stage_of[empties.count_ones() as usize]);
             let table = &this.expanded[s * this.set.local..(s + 1) * this.set.local];
-            let mut sum = 0i32;
-            for inst in &this.set.instances {
-                let i = inst.local_offset + ternary(b.player, b.opponent, inst.mask);
-                sum += i32::from(table.get(i).copied().unwrap_or(0));
-            }
+            let moves_p = moves(b.player, b.opponent);
+            let moves_o = moves(b.opponent, b.player);
             let sc = &table[this.set.scalar_local..];
-            for i in scalars(b, empties) {
-                sum += i32::from(sc.get(i).copied().unwrap_or(0));
+            let scalars = scalars_of(b, empties, moves_p, moves_o);
+            let mut sum = 0i32;
+            if this.hidden == 0 {
+                for inst in &this.set.instances {
+                    let i = inst.local_offset + ternary(b.player, b.opponent, inst.mask);
+                    sum += i32::from(table.get(i).copied().unwrap_or(0));
+                }
+                for i in scalars {
+                    sum += i32::from(sc.get(i).copied().unwrap_or(0));
+                }
+            } else {
+                // The head reads each pattern's sum apart.
+                let mut groups = [0i32; HEAD_INPUTS];
+                for inst in &this.set.instances {
+                    let i = inst.local_offset + ternary(b.player, b.opponent, inst.mask);
+                    let v = i32::from(table.get(i).copied().unwrap_or(0));
+                    groups[usize::from(inst.group)] += v;
+                }
+                for i in scalars {
+                    groups[GROUPS.len()] += i32::from(sc.get(i).copied().unwrap_or(0));
+                }
+                sum = groups.iter().sum();
+                let h = this.hidden;
+                let len = Head::len(h);
+                let head = this.head.get(s * len..(s + 1) * len).unwrap_or(&[]);
+                if head.len() == len {
+                    let mut x = [0f32; HEAD_INPUTS];
+                    for (x, &g) in x.iter_mut().zip(&groups) {
+                        *x = g as f32;
+                    }
+                    x[HEAD_INPUTS - 1] = empties.count_ones() as f32 / 30.0 - 1.0;
+                    let (weights, rest) = head.split_at(HEAD_INPUTS * h);
+                    let (bias, rest) = rest.split_at(h);
+                    let (out, out_bias) = rest.split_at(h);
+                    let mut z = [0f32; MAX_HIDDEN];
+                    let z = &mut z[..h];
+                    z.copy_from_slice(bias);
+                    for (column, &xj) in weights.chunks_exact(h).zip(&x) {
+                        for (zi, &w) in z.iter_mut().zip(column) {
+                            *zi += w * xj;
+                        }
+                    }
+                    let mut y = out_bias.first().copied().unwrap_or(0.0);
+                    for (&zi, &w) in z.iter().zip(out) {
+                        let a = if zi > 0.0 { zi } else { zi / 16.0 };
+                        y += w * a;
+                    }
+                    sum += y.round() as i32;
+                }
+            }
+            if !this.mobility.is_empty() {
+                let local = this.set.mobility_local;
+                let table = &this.mobility[s * local..(s + 1) * local];
+                for inst in &this.set.mobility {
+                    let size = inst.feature.len();
+                    let i = inst.local_offset + binary(moves_p, inst.mask);
+                    let j = inst.local_offset + size + binary(moves_o, inst.mask);
+                    sum += i32::from(table.get(i).copied().unwrap_or(0));
+                    sum += i32::from(table.get(j).copied().unwrap_or(0));
+                }
             }
             sum
         }

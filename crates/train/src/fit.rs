@@ -6,10 +6,10 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use reversi_engine::pattern::fit::{fit, FitOptions, Sample};
+use reversi_engine::pattern::fit::{fit_model, FitOptions, Sample};
 use reversi_engine::pattern::net::{load_tables, NetWeights};
 use reversi_engine::pattern::netfit::{fit_net, NetFitOptions};
-use reversi_engine::pattern::{stage_empties, Weights};
+use reversi_engine::pattern::{stage_empties, Extras};
 
 use crate::error::{Error, FileError};
 use crate::{data, records, Progress};
@@ -59,6 +59,8 @@ pub struct FitJob {
     pub threads: usize,
     /// Train on [`records::average_theoretical`]'s labels.
     pub average_labels: bool,
+    /// Generation 3's mobility patterns and head (tables only; none: generations 1-2).
+    pub extras: Extras,
 }
 
 /// A weights file a fit wrote; its `Display` is the line `train fit` ends with.
@@ -154,9 +156,10 @@ pub fn run(a: &FitJob, progress: &dyn Progress) -> Result<Fitted, Error> {
         window: a.window,
         stages: usize::from(a.stages),
         threads: a.threads,
+        extras: a.extras,
     };
     progress.line(&format!("{opts:?}"));
-    let discs = fit(&train, &valid, start.as_ref(), &opts, &|r| {
+    let fitted = fit_model(&train, &valid, start.as_ref(), &opts, &|r| {
         let (lo, hi) = stage_empties(r.stage, opts.stages);
         progress.line(&format!(
             "stage {:2} ({lo:2}-{hi:2} empties) epoch {:2}: train {} mse {:7.2} | valid {} mse {:7.2} mae {:5.2}  [{:.0} s]",
@@ -170,7 +173,7 @@ pub fn run(a: &FitJob, progress: &dyn Progress) -> Result<Fitted, Error> {
             t.elapsed().as_secs_f64()
         ));
     });
-    let w = Weights::from_discs(a.generation, &discs);
+    let w = fitted.weights(a.generation, a.extras);
     let bytes = w.to_bytes();
     std::fs::write(&a.out, &bytes).map_err(FileError::on("writing", &a.out))?;
     Ok(Fitted {

@@ -8,6 +8,7 @@ use anyhow::Context;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Subcommand};
 use reversi_engine::levels::Level;
+use reversi_engine::pattern::Extras;
 use reversi_train::selfplay::{self, Output, RandomMoves};
 use reversi_train::{data, duel, fit, human, label, measure, probcut, Shard};
 
@@ -166,6 +167,14 @@ pub struct FitArgs {
     /// Train on the mean of the theoretical score and the last exact solve carried up the game.
     #[arg(long)]
     pub average_labels: bool,
+    /// Feature families beyond the patterns and scalars (tables only; generation 3):
+    /// `mobility-patterns` (each side's legal moves on every pattern image, as a binary index).
+    #[arg(long, value_delimiter = ',', value_parser = PossibleValuesParser::new(["mobility-patterns"]))]
+    pub features: Vec<String>,
+    /// Hidden units of a head added to the sum (tables only; generation 3; 0: none): a
+    /// leaky-ReLU layer over each pattern's sum, the scalars' sum and the phase.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=64))]
+    pub head: u16,
 }
 
 #[derive(Debug, Args)]
@@ -400,6 +409,10 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
                 window: a.window,
                 threads: a.threads,
                 average_labels: a.average_labels,
+                extras: Extras {
+                    mobility: a.features.iter().any(|f| f == "mobility-patterns"),
+                    hidden: usize::from(a.head),
+                },
             };
             outln!("{}", fit::run(&job, &progress)?)?;
         }

@@ -3,11 +3,20 @@
 //! touches are updated (each with its own step count), so a pass costs what the batch's
 //! features cost, not the whole table. Deterministic for a seed: one thread, a seeded
 //! shuffle, sums in a fixed order.
+//!
+//! Generation 3 ([`Extras`]) adds the mobility patterns (more tables, fitted alike) and a
+//! head: a small network over each pattern's sum, the scalars' sum and the phase, added to
+//! the sum. Its gradient flows back into the tables (a weight's gradient is scaled by one
+//! plus the head's derivative in its pattern's sum) and the head learns by Adam at a tenth
+//! of the tables' step.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use super::{pattern_set, stage_empties, Weights, ACTIVE, MAX_STAGES};
+use super::{
+    pattern_set, stage_empties, Extras, PatternSet, Weights, ACTIVE, HEAD_INPUTS, MAX_HIDDEN,
+    MAX_STAGES, MOBILITY_ACTIVE,
+};
 use crate::Board;
 
 /// A training position: the board (player to move) and the value to learn, in discs.
@@ -51,6 +60,8 @@ pub struct FitOptions {
     pub stages: usize,
     /// Stages fitted at once (the result does not depend on it).
     pub threads: usize,
+    /// Generation 3's mobility patterns and head (none: generations 1-2).
+    pub extras: Extras,
 }
 
 impl Default for FitOptions {
@@ -65,6 +76,7 @@ impl Default for FitOptions {
             window: 2,
             stages: 30,
             threads: 1,
+            extras: Extras::default(),
         }
     }
 }
@@ -108,25 +120,174 @@ impl Rng {
     }
 }
 
-fn predict(w: &[f32], active: &[u32; ACTIVE]) -> f32 {
-    active.iter().map(|&f| w[f as usize]).sum()
+/// Most active features of a position: the patterns, the scalars, the mobility patterns.
+const MAX_ACTIVE: usize = ACTIVE + MOBILITY_ACTIVE;
+
+/// The features active in `b` (the first [`ACTIVE`] as [`PatternSet::active`] lists them,
+/// then the mobility patterns' if `mobility`), and how many.
+fn active(set: &PatternSet, b: Board, mobility: bool) -> ([u32; MAX_ACTIVE], usize) {
+    let mut out = [0u32; MAX_ACTIVE];
+    out[..ACTIVE].copy_from_slice(&set.active(b));
+    if mobility {
+        out[ACTIVE..].copy_from_slice(&set.active_mobility(b));
+        (out, MAX_ACTIVE)
+    } else {
+        (out, ACTIVE)
+    }
 }
 
-/// Mean squared and absolute error of `w` on `samples` (predictions clamped to ±64).
-#[must_use]
-pub(crate) fn errors(w: &[f32], samples: &[&Sample]) -> (f64, f64) {
-    let set = pattern_set();
-    if samples.is_empty() {
-        return (0.0, 0.0);
+/// A seeded head's first parameters: small uniform weights, a zero output bias.
+fn init_head(hidden: usize, seed: u64) -> Vec<f32> {
+    let mut rng = Rng(seed);
+    let mut uniform =
+        |scale: f32| (((rng.next() >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0) as f32 * scale;
+    let mut p = Vec::with_capacity(HEAD_INPUTS * hidden + 2 * hidden + 1);
+    p.extend((0..HEAD_INPUTS * hidden).map(|_| uniform(0.3)));
+    p.extend((0..2 * hidden).map(|_| uniform(0.1)));
+    p.push(0.0);
+    p
+}
+
+/// A stage's head in the weights file's layout ([`Extras`]): `hidden` rows of
+/// [`HEAD_INPUTS`] weights, the hidden biases, the output weights, the output bias.
+struct HeadNet<'a> {
+    hidden: usize,
+    p: &'a [f32],
+}
+
+impl HeadNet<'_> {
+    /// The head's inputs for a position with active features `act` (its first [`ACTIVE`])
+    /// under table weights `w` in discs: each pattern's sum and the scalars' sum in eighths
+    /// of a disc, and the phase.
+    fn inputs(w: &[f32], act: &[u32], groups: &[u8; ACTIVE], empties: u32) -> [f32; HEAD_INPUTS] {
+        let mut x = [0f32; HEAD_INPUTS];
+        for (&f, &g) in act.iter().zip(groups) {
+            x[usize::from(g)] += w[f as usize] / 8.0;
+        }
+        x[HEAD_INPUTS - 1] = empties as f32 / 30.0 - 1.0;
+        x
     }
-    let (mut se, mut ae) = (0.0f64, 0.0f64);
-    for s in samples {
-        let e = f64::from(predict(w, &set.active(s.board)).clamp(-64.0, 64.0) - f32::from(s.label));
-        se += e * e;
-        ae += e.abs();
+
+    /// The output, keeping the hidden pre-activations in `z`.
+    fn forward(&self, x: &[f32; HEAD_INPUTS], z: &mut [f32; MAX_HIDDEN]) -> f32 {
+        let h = self.hidden;
+        let (w1, rest) = self.p.split_at(HEAD_INPUTS * h);
+        let (b1, rest) = rest.split_at(h);
+        let (w2, b2) = rest.split_at(h);
+        let mut out = b2.first().copied().unwrap_or(0.0);
+        for i in 0..h {
+            let mut a = b1[i];
+            for j in 0..HEAD_INPUTS {
+                a += w1[i * HEAD_INPUTS + j] * x[j];
+            }
+            z[i] = a;
+            out += w2[i] * leaky(a);
+        }
+        out
     }
-    let n = samples.len() as f64;
-    (se / n, ae / n)
+
+    /// Adds `de` (the loss's derivative in the output) times the output's gradient to
+    /// `grad`, and returns the output's derivative in each input.
+    fn backward(
+        &self,
+        x: &[f32; HEAD_INPUTS],
+        z: &[f32; MAX_HIDDEN],
+        de: f32,
+        grad: &mut [f32],
+    ) -> [f32; HEAD_INPUTS] {
+        let h = self.hidden;
+        let (w1, rest) = self.p.split_at(HEAD_INPUTS * h);
+        let w2 = &rest[h..2 * h];
+        let mut dx = [0f32; HEAD_INPUTS];
+        for i in 0..h {
+            let back = w2[i] * if z[i] > 0.0 { 1.0 } else { 1.0 / 16.0 };
+            for j in 0..HEAD_INPUTS {
+                dx[j] += back * w1[i * HEAD_INPUTS + j];
+                grad[i * HEAD_INPUTS + j] += de * back * x[j];
+            }
+            grad[HEAD_INPUTS * h + i] += de * back;
+            grad[HEAD_INPUTS * h + h + i] += de * leaky(z[i]);
+        }
+        grad[HEAD_INPUTS * h + 2 * h] += de;
+        dx
+    }
+}
+
+/// Leaky ReLU, slope 1/16 below zero.
+fn leaky(a: f32) -> f32 {
+    if a > 0.0 {
+        a
+    } else {
+        a / 16.0
+    }
+}
+
+/// What a stage predicts: tables in discs and the head if any.
+struct Predictor<'a> {
+    set: &'a PatternSet,
+    groups: [u8; ACTIVE],
+    mobility: bool,
+    head: Option<HeadNet<'a>>,
+}
+
+impl Predictor<'_> {
+    /// The prediction for `b`, its active features, and the head's inputs and hidden
+    /// pre-activations (zero without a head).
+    fn predict(
+        &self,
+        w: &[f32],
+        b: Board,
+    ) -> (
+        f32,
+        [u32; MAX_ACTIVE],
+        usize,
+        [f32; HEAD_INPUTS],
+        [f32; MAX_HIDDEN],
+    ) {
+        let (act, len) = active(self.set, b, self.mobility);
+        let mut sum: f32 = act[..len].iter().map(|&f| w[f as usize]).sum();
+        let mut x = [0f32; HEAD_INPUTS];
+        let mut z = [0f32; MAX_HIDDEN];
+        if let Some(head) = &self.head {
+            x = HeadNet::inputs(w, &act[..ACTIVE], &self.groups, b.empties().count_ones());
+            sum += head.forward(&x, &mut z);
+        }
+        (sum, act, len, x, z)
+    }
+
+    /// Mean squared and absolute error on `samples` (predictions clamped to ±64).
+    fn errors(&self, w: &[f32], samples: &[&Sample]) -> (f64, f64) {
+        if samples.is_empty() {
+            return (0.0, 0.0);
+        }
+        let (mut se, mut ae) = (0.0f64, 0.0f64);
+        for s in samples {
+            let p = self.predict(w, s.board).0.clamp(-64.0, 64.0);
+            let e = f64::from(p - f32::from(s.label));
+            se += e * e;
+            ae += e.abs();
+        }
+        let n = samples.len() as f64;
+        (se / n, ae / n)
+    }
+}
+
+/// The weights a fit found, in discs, stage by stage.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Fitted {
+    /// Each stage's table weights (patterns and scalars, then the mobility patterns if
+    /// fitted).
+    pub tables: Vec<Vec<f32>>,
+    /// Each stage's head (empty without one), in the weights file's layout.
+    pub heads: Vec<Vec<f32>>,
+}
+
+impl Fitted {
+    /// The weights file's contents for these weights.
+    #[must_use]
+    pub fn weights(&self, generation: u16, extras: Extras) -> Weights {
+        Weights::from_parts(generation, extras, &self.tables, &self.heads)
+    }
 }
 
 /// Fits every stage on `train`, reporting after each epoch the training loss and the error
@@ -142,10 +303,23 @@ pub fn fit(
     opts: &FitOptions,
     report: &(dyn Fn(&EpochReport) + Sync),
 ) -> Vec<Vec<f32>> {
+    fit_model(train, valid, start, opts, report).tables
+}
+
+/// [`fit`] with the heads too (with [`FitOptions::extras`] asking for one). A start with
+/// other extras gives what it has: its patterns and scalars, its mobility patterns if both
+/// have them, its head if of the same size (a new head starts from seeded small values).
+pub fn fit_model(
+    train: &[Sample],
+    valid: &[Sample],
+    start: Option<&Weights>,
+    opts: &FitOptions,
+    report: &(dyn Fn(&EpochReport) + Sync),
+) -> Fitted {
     let stages = opts.stages.clamp(1, MAX_STAGES);
     let start = start.filter(|w| w.stages() == stages);
     let next = AtomicUsize::new(0);
-    let done: Mutex<Vec<Option<Vec<f32>>>> = Mutex::new(vec![None; stages]);
+    let done: Mutex<Vec<Option<StageFit>>> = Mutex::new(vec![None; stages]);
     std::thread::scope(|scope| {
         for _ in 0..opts.threads.clamp(1, stages) {
             scope.spawn(|| loop {
@@ -160,13 +334,18 @@ pub fn fit(
             });
         }
     });
-    let n = pattern_set().features();
-    done.into_inner()
+    let n = pattern_set().features_with(opts.extras.mobility);
+    let (tables, heads) = done
+        .into_inner()
         .unwrap_or_default()
         .into_iter()
-        .map(|w| w.unwrap_or_else(|| vec![0.0; n]))
-        .collect()
+        .map(|w| w.unwrap_or_else(|| (vec![0.0; n], Vec::new())))
+        .unzip();
+    Fitted { tables, heads }
 }
+
+/// A stage's fitted table weights and head.
+type StageFit = (Vec<f32>, Vec<f32>);
 
 fn fit_stage(
     stage: usize,
@@ -175,9 +354,13 @@ fn fit_stage(
     start: Option<&Weights>,
     opts: &FitOptions,
     report: &(dyn Fn(&EpochReport) + Sync),
-) -> Vec<f32> {
+) -> StageFit {
     let set = pattern_set();
-    let n = set.features();
+    let extras = Extras {
+        hidden: opts.extras.hidden.min(MAX_HIDDEN),
+        ..opts.extras
+    };
+    let n = set.features_with(extras.mobility);
     let (lo, hi) = stage_empties(stage, opts.stages.clamp(1, MAX_STAGES));
     let mut mine: Vec<&Sample> = train
         .iter()
@@ -190,7 +373,14 @@ fn fit_stage(
         .iter()
         .filter(|s| (lo..=hi).contains(&s.empties()))
         .collect();
-    let mut w = start.map_or_else(|| vec![0.0f32; n], |w| w.stage_discs(stage));
+    let mut w = start.map_or_else(
+        || vec![0.0f32; n],
+        |w| {
+            let mut v = w.stage_discs(stage);
+            v.resize(n, 0.0);
+            v
+        },
+    );
     let prior = if opts.l2_to_start {
         w.clone()
     } else {
@@ -204,6 +394,17 @@ fn fit_stage(
     let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
     let mut rng = Rng(opts.seed ^ (stage as u64).wrapping_mul(0x2545_f491_4f6c_dd1d));
     let batch = opts.batch.max(1);
+    // The head: its parameters, Adam's moments and the batch's gradient.
+    let h = extras.hidden;
+    let mut head = match start {
+        Some(w) if h > 0 && w.extras().hidden == h => w.head(stage).to_vec(),
+        _ if h > 0 => init_head(h, rng.next()),
+        _ => Vec::new(),
+    };
+    let hp = head.len();
+    let (mut hm, mut hv, mut hg) = (vec![0f32; hp], vec![0f32; hp], vec![0f32; hp]);
+    let mut head_steps = 0i32;
+    let groups = set.active_groups();
     for epoch in 1..=opts.epochs {
         // The step shrinks linearly to a tenth by the last epoch, to settle.
         let progress = (epoch - 1) as f32 / opts.epochs.max(1) as f32;
@@ -212,17 +413,36 @@ fn fit_stage(
         let mut se = 0.0f64;
         for chunk in mine.chunks(batch) {
             let scale = 2.0 / chunk.len() as f32;
+            let predictor = Predictor {
+                set,
+                groups,
+                mobility: extras.mobility,
+                head: (h > 0).then_some(HeadNet {
+                    hidden: h,
+                    p: &head,
+                }),
+            };
             for s in chunk {
-                let active = set.active(s.board);
-                let e = predict(&w, &active) - f32::from(s.label);
+                let (p, act, len, x, z) = predictor.predict(&w, s.board);
+                let e = p - f32::from(s.label);
                 se += f64::from(e) * f64::from(e);
-                for &f in &active {
+                // The head's derivative in each input (zero without a head).
+                let dx = match &predictor.head {
+                    Some(net) => net.backward(&x, &z, scale * e, &mut hg),
+                    None => [0f32; HEAD_INPUTS],
+                };
+                for (i, &f) in act[..len].iter().enumerate() {
+                    let through = if i < ACTIVE {
+                        1.0 + dx[usize::from(groups[i])] / 8.0
+                    } else {
+                        1.0
+                    };
                     let g = &mut grad[f as usize];
                     if *g == 0.0 {
                         touched.push(f);
                     }
                     // A zero sum stays listed once: mark it with a tiny non-zero value.
-                    *g += scale * e + f32::MIN_POSITIVE;
+                    *g += scale * e * through + f32::MIN_POSITIVE;
                 }
             }
             for &f in &touched {
@@ -238,8 +458,30 @@ fn fit_stage(
                 w[f] -= lr * mh / (vh.sqrt() + eps);
             }
             touched.clear();
+            if hp > 0 {
+                head_steps = (head_steps + 1).min(100_000);
+                let head_lr = lr * 0.1;
+                for q in 0..hp {
+                    let g = hg[q];
+                    hg[q] = 0.0;
+                    hm[q] = b1 * hm[q] + (1.0 - b1) * g;
+                    hv[q] = b2 * hv[q] + (1.0 - b2) * g * g;
+                    let mh = hm[q] / (1.0 - b1.powi(head_steps));
+                    let vh = hv[q] / (1.0 - b2.powi(head_steps));
+                    head[q] -= head_lr * mh / (vh.sqrt() + eps);
+                }
+            }
         }
-        let (valid_mse, valid_mae) = errors(&w, &check);
+        let predictor = Predictor {
+            set,
+            groups,
+            mobility: extras.mobility,
+            head: (h > 0).then_some(HeadNet {
+                hidden: h,
+                p: &head,
+            }),
+        };
+        let (valid_mse, valid_mae) = predictor.errors(&w, &check);
         report(&EpochReport {
             stage,
             epoch,
@@ -254,5 +496,5 @@ fn fit_stage(
             valid_mae,
         });
     }
-    w
+    (w, head)
 }

@@ -1,12 +1,13 @@
 //! The pattern set of the evaluation: the patterns and their images under the eight symmetries
 //! of the board, the shared features they number, the scalar features (mobility, potential
-//! mobility, parity), and the stages of the game the weights are split by. The evaluation
+//! mobility, parity), generation 3's mobility patterns (each side's legal moves on a
+//! pattern's squares), and the stages of the game the weights are split by. The evaluation
 //! (pattern.rs) and the weights file (weights.rs) both read it.
 
 use std::sync::OnceLock;
 
 use crate::mobility::{self, neighbours};
-use crate::ternary::ternary;
+use crate::ternary::{binary, ternary};
 use crate::Board;
 
 /// The most weight sets a file may hold: one per number of empty squares (1–60).
@@ -229,15 +230,34 @@ pub(crate) fn transform(bits: u64, s: usize) -> u64 {
 /// One image of a pattern on the board.
 pub(super) struct Instance {
     pub(super) mask: u64,
+    /// Its pattern (index in [`GROUPS`]).
+    pub(super) group: u8,
     /// Where this instance's weights start in a stage's expanded table.
     pub(super) local_offset: usize,
     /// The shared feature of each base-3 index.
     pub(super) feature: Vec<u32>,
 }
 
+/// One image of a pattern's squares read as two binary numbers: the side to move's legal
+/// moves on them and the opponent's (a mobility pattern, generation 3).
+pub(super) struct MobilityInstance {
+    pub(super) mask: u64,
+    /// Where this instance's two tables (the mover's, then the opponent's, `2^n` entries
+    /// each) start in a stage's expanded mobility table.
+    pub(super) local_offset: usize,
+    /// The shared mobility feature (from 0, one side's numbering) of each binary index.
+    pub(super) feature: Vec<u32>,
+}
+
 /// The pattern instances and the numbering of the shared features.
 pub(crate) struct PatternSet {
     pub(super) instances: Vec<Instance>,
+    /// The mobility patterns: the same images as `instances`, in the same order.
+    pub(super) mobility: Vec<MobilityInstance>,
+    /// Shared mobility features of one side (the opponent's follow the mover's).
+    pub(super) mobility_features: usize,
+    /// Entries of a stage's expanded mobility table (both sides).
+    pub(super) mobility_local: usize,
     /// Shared features per stage, scalars included.
     features: usize,
     /// Start of the scalar features (mobility, potential mobility, parity), shared and
@@ -268,8 +288,15 @@ const fn mix(signature: u32, x: u32) -> u32 {
 #[inline(always)]
 pub(super) fn scalars(b: Board, empties: u64) -> [usize; 5] {
     let (p, o) = (b.player, b.opponent);
-    let mob_p = mobility::moves(p, o).count_ones().min(MOBILITY_MAX) as usize;
-    let mob_o = mobility::moves(o, p).count_ones().min(MOBILITY_MAX) as usize;
+    scalars_of(b, empties, mobility::moves(p, o), mobility::moves(o, p))
+}
+
+/// [`scalars`] from the legal moves of the side to move (`moves_p`) and of the opponent.
+#[inline(always)]
+pub(super) fn scalars_of(b: Board, empties: u64, moves_p: u64, moves_o: u64) -> [usize; 5] {
+    let (p, o) = (b.player, b.opponent);
+    let mob_p = moves_p.count_ones().min(MOBILITY_MAX) as usize;
+    let mob_o = moves_o.count_ones().min(MOBILITY_MAX) as usize;
     let pot_p = (neighbours(o) & empties).count_ones().min(POTENTIAL_MAX) as usize;
     let pot_o = (neighbours(p) & empties).count_ones().min(POTENTIAL_MAX) as usize;
     let m = MOBILITY_MAX as usize + 1;
@@ -289,11 +316,95 @@ pub(crate) const SCALAR_COUNT: usize =
 /// Active features of every position: one per instance and the five scalars.
 pub(crate) const ACTIVE: usize = 54 + 5;
 
+/// Active mobility-pattern features of every position: two per instance (the mover's legal
+/// moves on its squares, the opponent's).
+pub(crate) const MOBILITY_ACTIVE: usize = 2 * 54;
+
+/// Mixed into the signature of files with mobility patterns.
+const MOBILITY_TAG: u32 = 0x4d4f_4250;
+
+/// The digit permutations of the symmetries that map `g`'s squares onto themselves: entry
+/// `j` of a permutation is the digit the image of square `j` takes.
+fn self_symmetries(g: &Group) -> Vec<Vec<usize>> {
+    let set: u64 = g.squares.iter().map(|&(c, r)| 1u64 << (8 * r + c)).sum();
+    (0..8)
+        .filter(|&s| transform(set, s) == set)
+        .map(|s| {
+            g.squares
+                .iter()
+                .map(|&(c, r)| {
+                    let img = SYMMETRIES[s](c, r);
+                    g.squares.iter().position(|&q| q == img).unwrap_or(0)
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The shared number of each configuration of `g` in base `radix` (digit `j` its square
+/// `j`): configurations that a self-symmetry maps onto each other share one. Numbers are
+/// handed out from `*next` on; `new` hears each new number's least configuration.
+fn share(g: &Group, radix: usize, next: &mut usize, mut new: impl FnMut(u32)) -> Vec<u32> {
+    let n = g.squares.len();
+    let perms = self_symmetries(g);
+    let size = radix.pow(n as u32);
+    let mut id = vec![u32::MAX; size];
+    let mut digits = vec![0usize; n];
+    for x in 0..size {
+        let mut v = x;
+        for d in digits.iter_mut() {
+            *d = v % radix;
+            v /= radix;
+        }
+        let least = perms
+            .iter()
+            .map(|perm| {
+                (0..n)
+                    .map(|j| digits[j] * radix.pow(perm[j] as u32))
+                    .sum::<usize>()
+            })
+            .min()
+            .unwrap_or(x);
+        if id[least] == u32::MAX {
+            id[least] = *next as u32;
+            *next += 1;
+            new(least as u32);
+        }
+        id[x] = id[least];
+    }
+    id
+}
+
+/// The shared number (from `id`, in canonical digit order) of each index of the image of
+/// `g` under `sym` covering `mask`, whose digits are in increasing bit order.
+fn image_features(g: &Group, sym: Symmetry, mask: u64, radix: usize, id: &[u32]) -> Vec<u32> {
+    let n = g.squares.len();
+    // Digit position (increasing bit order) of each canonical square's image.
+    let rank: Vec<u32> = g
+        .squares
+        .iter()
+        .map(|&(c, r)| {
+            let (ic, ir) = sym(c, r);
+            (mask & ((1u64 << (8 * ir + ic)) - 1)).count_ones()
+        })
+        .collect();
+    (0..radix.pow(n as u32))
+        .map(|local_idx| {
+            let mut canon = 0usize;
+            for j in (0..n).rev() {
+                canon = canon * radix + (local_idx / radix.pow(rank[j])) % radix;
+            }
+            id[canon]
+        })
+        .collect()
+}
+
 impl PatternSet {
     fn build() -> PatternSet {
         let mut instances = Vec::new();
-        let mut features = 0usize;
-        let mut local = 0usize;
+        let mut mobility = Vec::new();
+        let (mut features, mut mobility_features) = (0usize, 0usize);
+        let (mut local, mut mobility_local) = (0usize, 0usize);
         let mut signature = 0x811c_9dc5u32;
         let (mut gen1_signature, mut gen1_features) = (0, 0);
         let mut canon = Vec::new();
@@ -306,77 +417,30 @@ impl PatternSet {
                 signature = mix(signature, u32::from(8 * r + c));
             }
             signature = mix(signature, 0xff);
-            let size = 3usize.pow(n as u32);
-            let set: u64 = g.squares.iter().map(|&(c, r)| 1u64 << (8 * r + c)).sum();
-            // Permutations of the digit positions under the symmetries that keep the set.
-            let perms: Vec<Vec<usize>> = (0..8)
-                .filter(|&s| transform(set, s) == set)
-                .map(|s| {
-                    g.squares
-                        .iter()
-                        .map(|&(c, r)| {
-                            let img = SYMMETRIES[s](c, r);
-                            g.squares.iter().position(|&q| q == img).unwrap_or(0)
-                        })
-                        .collect()
-                })
-                .collect();
-            // Shared number of each canonical-order configuration.
-            let mut id = vec![u32::MAX; size];
-            let mut digits = vec![0usize; n];
-            for x in 0..size {
-                let mut v = x;
-                for d in digits.iter_mut() {
-                    *d = v % 3;
-                    v /= 3;
-                }
-                let least = perms
-                    .iter()
-                    .map(|perm| {
-                        (0..n)
-                            .map(|j| digits[j] * 3usize.pow(perm[j] as u32))
-                            .sum::<usize>()
-                    })
-                    .min()
-                    .unwrap_or(x);
-                if id[least] == u32::MAX {
-                    id[least] = features as u32;
-                    features += 1;
-                    canon.push((k as u8, least as u32));
-                }
-                id[x] = id[least];
-            }
+            let id = share(g, 3, &mut features, |least| canon.push((k as u8, least)));
+            let mobility_id = share(g, 2, &mut mobility_features, |_| {});
             // The instances: images of the canonical set under the symmetries.
+            let set: u64 = g.squares.iter().map(|&(c, r)| 1u64 << (8 * r + c)).sum();
             let mut seen = Vec::new();
-            for (s, sym) in SYMMETRIES.iter().enumerate() {
+            for (s, &sym) in SYMMETRIES.iter().enumerate() {
                 let mask = transform(set, s);
                 if seen.contains(&mask) {
                     continue;
                 }
                 seen.push(mask);
-                // Digit position (increasing bit order) of each canonical square's image.
-                let rank: Vec<u32> = g
-                    .squares
-                    .iter()
-                    .map(|&(c, r)| {
-                        let (ic, ir) = sym(c, r);
-                        (mask & ((1u64 << (8 * ir + ic)) - 1)).count_ones()
-                    })
-                    .collect();
-                let mut feature = vec![0u32; size];
-                for (local_idx, f) in feature.iter_mut().enumerate() {
-                    let mut canon = 0usize;
-                    for j in (0..n).rev() {
-                        canon = canon * 3 + (local_idx / 3usize.pow(rank[j])) % 3;
-                    }
-                    *f = id[canon];
-                }
                 instances.push(Instance {
                     mask,
+                    group: k as u8,
                     local_offset: local,
-                    feature,
+                    feature: image_features(g, sym, mask, 3, &id),
                 });
-                local += size;
+                local += 3usize.pow(n as u32);
+                mobility.push(MobilityInstance {
+                    mask,
+                    local_offset: mobility_local,
+                    feature: image_features(g, sym, mask, 2, &mobility_id),
+                });
+                mobility_local += 2 << n;
             }
         }
         signature = mix(signature, SCALAR_COUNT as u32);
@@ -384,6 +448,9 @@ impl PatternSet {
         let scalar_local = local;
         PatternSet {
             instances,
+            mobility,
+            mobility_features,
+            mobility_local,
             features: features + SCALAR_COUNT,
             scalar_feature,
             scalar_local,
@@ -406,6 +473,38 @@ impl PatternSet {
     #[must_use]
     pub(crate) fn signature(&self, stages: usize) -> u32 {
         mix(self.base_signature, stages as u32)
+    }
+
+    /// Shared weights per stage of a file with mobility patterns (`mobility`) or without:
+    /// the patterns and scalars, then the mover's mobility patterns and the opponent's.
+    #[must_use]
+    pub(crate) fn features_with(&self, mobility: bool) -> usize {
+        if mobility {
+            self.features + 2 * self.mobility_features
+        } else {
+            self.features
+        }
+    }
+
+    /// The fingerprint of a generation 3 file (version 3) of `stages` stages: the set's, with
+    /// mobility patterns or not, and a head of `hidden` units over `inputs` inputs (0: none).
+    #[must_use]
+    pub(crate) fn signature_with(
+        &self,
+        stages: usize,
+        mobility: bool,
+        hidden: usize,
+        inputs: usize,
+    ) -> u32 {
+        let mut s = self.base_signature;
+        if mobility {
+            s = mix(s, MOBILITY_TAG);
+            for m in &self.mobility {
+                s = mix(mix(s, m.mask as u32), (m.mask >> 32) as u32);
+            }
+        }
+        s = mix(mix(s, hidden as u32), inputs as u32);
+        mix(s, stages as u32)
     }
 
     /// The fingerprint of a generation 1 file of `stages` stages (its first
@@ -432,6 +531,35 @@ impl PatternSet {
     #[must_use]
     pub(crate) fn instances(&self) -> usize {
         self.instances.len()
+    }
+
+    /// The pattern (index in [`GROUPS`]) of each entry of [`PatternSet::active`] (the
+    /// instances'), then [`GROUPS`]`.len()` for the scalars'.
+    #[must_use]
+    pub(crate) fn active_groups(&self) -> [u8; ACTIVE] {
+        let mut out = [GROUPS.len() as u8; ACTIVE];
+        for (o, inst) in out.iter_mut().zip(&self.instances) {
+            *o = inst.group;
+        }
+        out
+    }
+
+    /// The mobility-pattern features active in `b`, numbered as in a file with them (after
+    /// [`PatternSet::features`]): each instance's mover feature, then each instance's
+    /// opponent feature.
+    #[must_use]
+    pub(crate) fn active_mobility(&self, b: Board) -> [u32; MOBILITY_ACTIVE] {
+        let mut out = [0u32; MOBILITY_ACTIVE];
+        let moves_p = mobility::moves(b.player, b.opponent);
+        let moves_o = mobility::moves(b.opponent, b.player);
+        let n = self.mobility.len();
+        let mover = self.features as u32;
+        let opponent = mover + self.mobility_features as u32;
+        for (k, inst) in self.mobility.iter().enumerate() {
+            out[k] = mover + inst.feature[binary(moves_p, inst.mask)];
+            out[n + k] = opponent + inst.feature[binary(moves_o, inst.mask)];
+        }
+        out
     }
 
     /// The shared features active in `b` (exactly [`ACTIVE`] of them).

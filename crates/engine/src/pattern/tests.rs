@@ -439,3 +439,5 @@ mod generated {
         );
     }
 }
+
+mod extras;

@@ -1,13 +1,26 @@
 //! `reversi bench` with no subcommand: the engine's node-count signature over
 //! [`reversi_engine::bench`]'s fixed positions, a line per position and the total.
 
+use std::path::Path;
 use std::process::ExitCode;
+use std::sync::Arc;
 
+use anyhow::Context;
 use reversi_engine::bench;
+use reversi_engine::eval::Evaluator;
+use reversi_train::load_eval;
 
 use crate::commands::perft::format_rate;
 
-pub fn run() -> anyhow::Result<ExitCode> {
+/// The signature with the shipped weights, or with `weights` (a weights file of either
+/// format) when given.
+pub fn run(weights: Option<&Path>) -> anyhow::Result<ExitCode> {
+    let eval: Option<Arc<dyn Evaluator>> = match weights {
+        Some(path) => Some(Arc::new(
+            load_eval(path).with_context(|| format!("loading {}", path.display()))?,
+        )),
+        None => None,
+    };
     let (mut nodes, mut secs) = (0u64, 0f64);
     outln!(
         "{:>3} {:>7} {:>9} {:>6} {:>14} {:>9}",
@@ -18,7 +31,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
         "nodes",
         "seconds"
     )?;
-    for (i, m) in bench::run().enumerate() {
+    for (i, m) in bench::run_with(eval).enumerate() {
         let (what, score, n, s) = (m.position.search, m.score, m.nodes, m.time.as_secs_f64());
         outln!(
             "{:>3} {:>7} {what:>9} {score:>+6} {n:>14} {s:>9.3}",
