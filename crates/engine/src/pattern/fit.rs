@@ -230,7 +230,24 @@ struct Predictor<'a> {
     head: Option<HeadNet<'a>>,
 }
 
-impl Predictor<'_> {
+impl<'a> Predictor<'a> {
+    /// The tables of `set` (with the mobility patterns if `mobility`) and, when `hidden` is
+    /// not zero, a head of that many units with parameters `head`.
+    fn new(
+        set: &'a PatternSet,
+        groups: [u8; ACTIVE],
+        mobility: bool,
+        hidden: usize,
+        head: &'a [f32],
+    ) -> Predictor<'a> {
+        Predictor {
+            set,
+            groups,
+            mobility,
+            head: (hidden > 0).then_some(HeadNet { hidden, p: head }),
+        }
+    }
+
     /// The prediction for `b`, its active features, and the head's inputs and hidden
     /// pre-activations (zero without a head).
     fn predict(
@@ -347,6 +364,17 @@ pub fn fit_model(
 /// A stage's fitted table weights and head.
 type StageFit = (Vec<f32>, Vec<f32>);
 
+/// One Adam step (moments 0.9 and 0.999, epsilon 1e-8, bias-corrected for step `t`) of the
+/// parameter `p` with gradient `g` and its moments `(m, v)`.
+fn adam(p: &mut f32, g: f32, (m, v): (&mut f32, &mut f32), t: i32, lr: f32) {
+    let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
+    *m = b1 * *m + (1.0 - b1) * g;
+    *v = b2 * *v + (1.0 - b2) * g * g;
+    let mh = *m / (1.0 - b1.powi(t));
+    let vh = *v / (1.0 - b2.powi(t));
+    *p -= lr * mh / (vh.sqrt() + eps);
+}
+
 fn fit_stage(
     stage: usize,
     train: &[Sample],
@@ -391,7 +419,6 @@ fn fit_stage(
     let mut steps = vec![0u32; n];
     let mut grad = vec![0.0f32; n];
     let mut touched: Vec<u32> = Vec::new();
-    let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
     let mut rng = Rng(opts.seed ^ (stage as u64).wrapping_mul(0x2545_f491_4f6c_dd1d));
     let batch = opts.batch.max(1);
     // The head: its parameters, Adam's moments and the batch's gradient.
@@ -413,15 +440,7 @@ fn fit_stage(
         let mut se = 0.0f64;
         for chunk in mine.chunks(batch) {
             let scale = 2.0 / chunk.len() as f32;
-            let predictor = Predictor {
-                set,
-                groups,
-                mobility: extras.mobility,
-                head: (h > 0).then_some(HeadNet {
-                    hidden: h,
-                    p: &head,
-                }),
-            };
+            let predictor = Predictor::new(set, groups, extras.mobility, h, &head);
             for s in chunk {
                 let (p, act, len, x, z) = predictor.predict(&w, s.board);
                 let e = p - f32::from(s.label);
@@ -450,37 +469,26 @@ fn fit_stage(
                 let g = grad[f] + opts.l2 * (w[f] - prior[f]);
                 grad[f] = 0.0;
                 steps[f] += 1;
-                m[f] = b1 * m[f] + (1.0 - b1) * g;
-                v[f] = b2 * v[f] + (1.0 - b2) * g * g;
                 let t = steps[f].min(100_000) as i32;
-                let mh = m[f] / (1.0 - b1.powi(t));
-                let vh = v[f] / (1.0 - b2.powi(t));
-                w[f] -= lr * mh / (vh.sqrt() + eps);
+                adam(&mut w[f], g, (&mut m[f], &mut v[f]), t, lr);
             }
             touched.clear();
             if hp > 0 {
                 head_steps = (head_steps + 1).min(100_000);
                 let head_lr = lr * 0.1;
                 for q in 0..hp {
-                    let g = hg[q];
-                    hg[q] = 0.0;
-                    hm[q] = b1 * hm[q] + (1.0 - b1) * g;
-                    hv[q] = b2 * hv[q] + (1.0 - b2) * g * g;
-                    let mh = hm[q] / (1.0 - b1.powi(head_steps));
-                    let vh = hv[q] / (1.0 - b2.powi(head_steps));
-                    head[q] -= head_lr * mh / (vh.sqrt() + eps);
+                    let g = std::mem::take(&mut hg[q]);
+                    adam(
+                        &mut head[q],
+                        g,
+                        (&mut hm[q], &mut hv[q]),
+                        head_steps,
+                        head_lr,
+                    );
                 }
             }
         }
-        let predictor = Predictor {
-            set,
-            groups,
-            mobility: extras.mobility,
-            head: (h > 0).then_some(HeadNet {
-                hidden: h,
-                p: &head,
-            }),
-        };
+        let predictor = Predictor::new(set, groups, extras.mobility, h, &head);
         let (valid_mse, valid_mae) = predictor.errors(&w, &check);
         report(&EpochReport {
             stage,

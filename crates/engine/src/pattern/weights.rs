@@ -234,6 +234,24 @@ pub fn crc32(bytes: &[u8]) -> u32 {
     })
 }
 
+/// The header's shape (its stage count in range and `fits`: the features and signature are
+/// this program's) and its scale, as every version checks them.
+fn check_shape(b: &[u8], fits: bool) -> Result<(), WeightsError> {
+    let (stages, features, signature) = (u16_at(b, 10), u32_at(b, 12), u32_at(b, 16));
+    if !(1..=MAX_STAGES).contains(&usize::from(stages)) || !fits {
+        return Err(WeightsError::Shape {
+            stages,
+            features,
+            signature,
+        });
+    }
+    let scale = u16_at(b, 20);
+    if i32::from(scale) != SCALE {
+        return Err(WeightsError::Scale(scale));
+    }
+    Ok(())
+}
+
 fn u16_at(b: &[u8], at: usize) -> u16 {
     u16::from_le_bytes([b[at], b[at + 1]])
 }
@@ -358,21 +376,10 @@ impl Weights {
         let gen1 = version == 1
             && features as usize == set.gen1_shared()
             && signature == set.gen1_signature(usize::from(stages));
-        if !(1..=MAX_STAGES).contains(&usize::from(stages))
-            || !gen1
-                && (features as usize != set.features()
-                    || signature != set.signature(usize::from(stages)))
-        {
-            return Err(WeightsError::Shape {
-                stages,
-                features,
-                signature,
-            });
-        }
-        let scale = u16_at(b, 20);
-        if i32::from(scale) != SCALE {
-            return Err(WeightsError::Scale(scale));
-        }
+        let fits = gen1
+            || features as usize == set.features()
+                && signature == set.signature(usize::from(stages));
+        check_shape(b, fits)?;
         let generation = u16_at(b, 22);
         let stages = usize::from(stages);
         let n = stages * features as usize;
@@ -437,26 +444,15 @@ impl Weights {
             hidden: usize::from(hidden),
         };
         let set = pattern_set();
-        if !(1..=MAX_STAGES).contains(&usize::from(stages))
-            || features as usize != set.features_with(extras.mobility)
-            || signature
-                != set.signature_with(
+        let fits = features as usize == set.features_with(extras.mobility)
+            && signature
+                == set.signature_with(
                     usize::from(stages),
                     extras.mobility,
                     extras.hidden,
                     HEAD_INPUTS,
-                )
-        {
-            return Err(WeightsError::Shape {
-                stages,
-                features,
-                signature,
-            });
-        }
-        let scale = u16_at(b, 20);
-        if i32::from(scale) != SCALE {
-            return Err(WeightsError::Scale(scale));
-        }
+                );
+        check_shape(b, fits)?;
         let generation = u16_at(b, 22);
         let stages = usize::from(stages);
         let n = stages * features as usize;
