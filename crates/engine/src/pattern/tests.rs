@@ -35,15 +35,18 @@ fn random_positions(seed: u64, games: usize) -> Vec<Board> {
 /// Weights of `stages` stages with every shared feature set to a distinct pseudo-random
 /// value.
 fn scrambled(stages: usize) -> Weights {
-    let n = pattern_set().features();
-    let discs: Vec<Vec<f32>> = (0..stages)
+    Weights::from_discs(1, &scrambled_tables(stages, pattern_set().features()))
+}
+
+/// `stages` tables of `n` weights, each a distinct pseudo-random value.
+fn scrambled_tables(stages: usize, n: usize) -> Vec<Vec<f32>> {
+    (0..stages)
         .map(|s| {
             (0..n)
                 .map(|i| ((i * 7919 + s * 104_729) % 2001) as f32 / 100.0 - 10.0)
                 .collect()
         })
-        .collect();
-    Weights::from_discs(1, &discs)
+        .collect()
 }
 
 #[test]

@@ -252,6 +252,22 @@ fn check_shape(b: &[u8], fits: bool) -> Result<(), WeightsError> {
     Ok(())
 }
 
+/// The file is `expected` bytes long and its last four are the CRC-32 of the others.
+fn check_length_and_crc(b: &[u8], expected: usize) -> Result<(), WeightsError> {
+    if b.len() != expected {
+        return Err(WeightsError::Length {
+            expected,
+            actual: b.len(),
+        });
+    }
+    let stored = u32_at(b, expected - 4);
+    let computed = crc32(&b[..expected - 4]);
+    if stored != computed {
+        return Err(WeightsError::Checksum { stored, computed });
+    }
+    Ok(())
+}
+
 fn u16_at(b: &[u8], at: usize) -> u16 {
     u16::from_le_bytes([b[at], b[at + 1]])
 }
@@ -391,17 +407,7 @@ impl Weights {
             }
             (HEADER + 4, HEADER + 4 + u32_at(b, HEADER) as usize + 4)
         };
-        if b.len() != expected {
-            return Err(WeightsError::Length {
-                expected,
-                actual: b.len(),
-            });
-        }
-        let stored = u32_at(b, expected - 4);
-        let computed = crc32(&b[..expected - 4]);
-        if stored != computed {
-            return Err(WeightsError::Checksum { stored, computed });
-        }
+        check_length_and_crc(b, expected)?;
         let payload = &b[body..expected - 4];
         let values = if version == 1 {
             let old: Vec<i16> = payload
@@ -459,17 +465,7 @@ impl Weights {
         let heads = 4 * stages * extras.head_params();
         let packed = u32_at(b, 28) as usize;
         let expected = HEADER_EXTRAS + packed + heads + 4;
-        if b.len() != expected {
-            return Err(WeightsError::Length {
-                expected,
-                actual: b.len(),
-            });
-        }
-        let stored = u32_at(b, expected - 4);
-        let computed = crc32(&b[..expected - 4]);
-        if stored != computed {
-            return Err(WeightsError::Checksum { stored, computed });
-        }
+        check_length_and_crc(b, expected)?;
         let values = unpack(&b[HEADER_EXTRAS..HEADER_EXTRAS + packed], n)?;
         let head: Vec<f32> = b[HEADER_EXTRAS + packed..expected - 4]
             .chunks_exact(4)

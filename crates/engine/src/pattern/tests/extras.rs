@@ -15,14 +15,7 @@ const BOTH: Extras = Extras {
 /// Weights of `stages` stages with `extras`, every table weight a distinct pseudo-random
 /// value, the head's parameters small pseudo-random numbers.
 fn scrambled_with(stages: usize, extras: Extras) -> Weights {
-    let n = pattern_set().features_with(extras.mobility);
-    let tables: Vec<Vec<f32>> = (0..stages)
-        .map(|s| {
-            (0..n)
-                .map(|i| ((i * 7919 + s * 104_729) % 2001) as f32 / 100.0 - 10.0)
-                .collect()
-        })
-        .collect();
+    let tables = scrambled_tables(stages, pattern_set().features_with(extras.mobility));
     let mut rng = Rng::new(stages as u64);
     let heads: Vec<Vec<f32>> = (0..stages)
         .map(|_| {
