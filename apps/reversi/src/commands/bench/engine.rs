@@ -5,7 +5,6 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use anyhow::Context;
 use reversi_engine::bench;
 use reversi_engine::eval::Evaluator;
 use reversi_train::load_eval;
@@ -16,9 +15,8 @@ use crate::commands::perft::format_rate;
 /// format) when given.
 pub fn run(weights: Option<&Path>) -> anyhow::Result<ExitCode> {
     let eval: Option<Arc<dyn Evaluator>> = match weights {
-        Some(path) => Some(Arc::new(
-            load_eval(path).with_context(|| format!("loading {}", path.display()))?,
-        )),
+        // Its errors name the file.
+        Some(path) => Some(Arc::new(load_eval(path)?)),
         None => None,
     };
     let (mut nodes, mut secs) = (0u64, 0f64);
