@@ -49,8 +49,8 @@ fn another_evaluation_orders_the_moves_and_the_answers_stay_right() {
         out.stdout
     };
     let shipped = run(&[]);
-    let gen3 = root().join("crates/engine/weights/eval-gen3.bin");
-    let other = run(&["--weights", gen3.to_str().unwrap()]);
+    let net = root().join("crates/engine/weights/eval-net.bin");
+    let other = run(&["--weights", net.to_str().unwrap()]);
     assert_eq!(nodes(&shipped).len(), 3, "{shipped}");
     assert_ne!(nodes(&shipped), nodes(&other), "{shipped}\n{other}");
 }
