@@ -351,11 +351,12 @@ fn moves_survive_a_sigkill_mid_game() {
     assert!(games.len() >= 2, "150 moves span several games");
 }
 
-/// Every WTHOR game goes in, in under 30 s in release mode (about 131,737 games; games
-/// identical in moves, players, year and tournament count once).
+/// Every WTHOR game goes in (about 131,737 games; games identical in moves, players, year and
+/// tournament count once), and a filtered listing reads them. The time is printed, not
+/// asserted: speed belongs to benchmarks, and this test shares the machine with others.
 #[test]
 #[ignore = "imports the whole WTHOR database; run in release mode"]
-fn the_whole_wthor_database_imports_quickly() {
+fn the_whole_wthor_database_imports() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("wthor.sqlite3");
     let mut files: Vec<String> = std::fs::read_dir(data_file("wthor"))
@@ -387,16 +388,15 @@ fn the_whole_wthor_database_imports_quickly() {
         .parse()
         .unwrap();
     assert_eq!(added + skipped, 131_737, "{total}");
-    if !cfg!(debug_assertions) {
-        assert!(secs < 30.0, "import took {secs:.1} s");
-    }
-    // Listing and filtering stay instant.
     let t = std::time::Instant::now();
     let out = history(&db, &["list", "--player", "Tastet", "--limit", "20"])
         .assert_success()
         .stdout;
     assert_eq!(out.lines().count(), 20);
-    assert!(t.elapsed().as_secs_f64() < 2.0);
+    eprintln!(
+        "import {secs:.1} s, filtered listing {:.2} s",
+        t.elapsed().as_secs_f64()
+    );
 }
 
 #[test]

@@ -250,9 +250,10 @@ impl Evaluator for PatternEval {
     }
 }
 
-/// The weights the program ships with (`weights/eval-gen2.bin`; `weights/eval-gen1.bin`
-/// is kept for comparisons: `reversi train match --against`, `train mae --weights`).
-pub(crate) const SHIPPED: &[u8] = include_bytes!("../weights/eval-gen2.bin");
+/// The weights the program ships with (`weights/eval-gen3.bin`: generation 2's patterns plus
+/// mobility patterns and a head). `weights/eval-gen2.bin` and `weights/eval-gen1.bin` are
+/// kept for comparisons (`reversi train match --against`, `train mae --weights`).
+pub(crate) const SHIPPED: &[u8] = include_bytes!("../weights/eval-gen3.bin");
 
 /// The shipped evaluation, loaded once.
 ///
