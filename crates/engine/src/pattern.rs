@@ -61,6 +61,27 @@ pub struct PatternEval {
 struct Head;
 
 impl Head {
+    /// The output of a stage's `head` (of `z.len()` units, `z` their scratch) for inputs `x`.
+    #[inline(always)]
+    fn output(x: &[f32; HEAD_INPUTS], head: &[f32], z: &mut [f32]) -> f32 {
+        let h = z.len();
+        let (weights, rest) = head.split_at(HEAD_INPUTS * h);
+        let (bias, rest) = rest.split_at(h);
+        let (out, out_bias) = rest.split_at(h);
+        z.copy_from_slice(bias);
+        for (column, &xj) in weights.chunks_exact(h).zip(x) {
+            for (zi, &w) in z.iter_mut().zip(column) {
+                *zi += w * xj;
+            }
+        }
+        let mut y = out_bias.first().copied().unwrap_or(0.0);
+        for (&zi, &w) in z.iter().zip(out) {
+            let a = if zi > 0.0 { zi } else { zi / 16.0 };
+            y += w * a;
+        }
+        y
+    }
+
     /// Floats of one stage's head of `hidden` units.
     const fn len(hidden: usize) -> usize {
         HEAD_INPUTS * hidden + 2 * hidden + 1
@@ -202,22 +223,13 @@ mod versions {
                         *x = g as f32;
                     }
                     x[HEAD_INPUTS - 1] = empties.count_ones() as f32 / 30.0 - 1.0;
-                    let (weights, rest) = head.split_at(HEAD_INPUTS * h);
-                    let (bias, rest) = rest.split_at(h);
-                    let (out, out_bias) = rest.split_at(h);
-                    let mut z = [0f32; MAX_HIDDEN];
-                    let z = &mut z[..h];
-                    z.copy_from_slice(bias);
-                    for (column, &xj) in weights.chunks_exact(h).zip(&x) {
-                        for (zi, &w) in z.iter_mut().zip(column) {
-                            *zi += w * xj;
-                        }
-                    }
-                    let mut y = out_bias.first().copied().unwrap_or(0.0);
-                    for (&zi, &w) in z.iter().zip(out) {
-                        let a = if zi > 0.0 { zi } else { zi / 16.0 };
-                        y += w * a;
-                    }
+                    // The shipped width as a constant keeps the units in registers; the
+                    // same operations in the same order either way.
+                    let y = if h == 32 {
+                        Head::output(&x, head, &mut [0f32; 32])
+                    } else {
+                        Head::output(&x, head, &mut [0f32; MAX_HIDDEN][..h])
+                    };
                     sum += y.round() as i32;
                 }
             }
