@@ -56,20 +56,49 @@ fn another_evaluation_orders_the_moves_and_the_answers_stay_right() {
 }
 
 #[test]
+fn the_solver_can_order_by_another_evaluation() {
+    // FFO #21 and #22 (15 and 17 empties): the solver's ordering asks the evaluation from
+    // 14 empties.
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let all = std::fs::read_to_string(data_file("obf/fforum-20-39.obf")).expect("the FFO suite");
+    let two: String = all
+        .lines()
+        .skip(1)
+        .take(2)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let file = dir.path().join("two.obf");
+    std::fs::write(&file, two).expect("writing the positions");
+    let run = |extra: &[&str]| {
+        let mut args = vec!["solve", file.to_str().unwrap(), "--threads", "1"];
+        args.extend_from_slice(&["--hash-mb", "16"]);
+        args.extend_from_slice(extra);
+        let out = TestCommand::new(env!("CARGO_BIN_EXE_reversi"))
+            .args(&args)
+            .run();
+        assert!(out.status.success(), "{out}");
+        assert_eq!(out.stdout.matches(" ok ").count(), 2, "{out}");
+        out.stdout
+    };
+    let shipped = run(&[]);
+    // Only the solver's ordering from another file: the shipped midgame, other nodes.
+    let gen2 = root().join("crates/engine/weights/eval-gen2.bin");
+    let ordered = run(&["--order-weights", gen2.to_str().unwrap()]);
+    assert_ne!(nodes(&shipped), nodes(&ordered), "{shipped}\n{ordered}");
+}
+
+#[test]
 fn a_damaged_weights_file_is_refused_by_name() {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let file = three_positions(dir.path());
     let bad = dir.path().join("bad.bin");
     std::fs::write(&bad, b"RVPATNET but not really").expect("writing");
-    let out = TestCommand::new(env!("CARGO_BIN_EXE_reversi"))
-        .args([
-            "solve",
-            file.to_str().unwrap(),
-            "--weights",
-            bad.to_str().unwrap(),
-        ])
-        .run();
-    assert!(!out.status.success(), "{out}");
-    assert!(out.stderr.contains("bad.bin"), "{out}");
-    assert!(!out.stderr.contains("panicked"), "{out}");
+    for flag in ["--weights", "--order-weights"] {
+        let out = TestCommand::new(env!("CARGO_BIN_EXE_reversi"))
+            .args(["solve", file.to_str().unwrap(), flag, bad.to_str().unwrap()])
+            .run();
+        assert!(!out.status.success(), "{flag}: {out}");
+        assert!(out.stderr.contains("bad.bin"), "{flag}: {out}");
+        assert!(!out.stderr.contains("panicked"), "{flag}: {out}");
+    }
 }

@@ -119,6 +119,52 @@ fn selfplay_and_labels_merge_into_the_bytes_of_one_run() {
     ])
     .assert_success();
     assert!(out.stdout.contains("wrote"), "{out}");
+
+    // Some patterns only: a smaller evaluation, for the solver's ordering.
+    let small = tmp.path().join("small.bin");
+    let fit_small = |extra: &[&str]| {
+        let base = [
+            "train",
+            "fit",
+            "--data",
+            s(&shards),
+            "--out",
+            s(&small),
+            "--epochs",
+            "1",
+            "--stages",
+            "2",
+        ];
+        reversi(&[&base[..], extra].concat())
+    };
+    let out = fit_small(&["--patterns", "corner3x3,edge2x"]).assert_success();
+    assert!(out.stdout.contains("wrote"), "{out}");
+    let obf = tmp.path().join("two.obf");
+    let ffo = std::fs::read_to_string(data_file("obf/fforum-1-19.obf")).unwrap();
+    std::fs::write(&obf, ffo.lines().take(2).collect::<Vec<_>>().join("\n")).unwrap();
+    let out = reversi(&[
+        "solve",
+        s(&obf),
+        "--threads",
+        "1",
+        "--hash-mb",
+        "16",
+        "--order-weights",
+        s(&small),
+    ])
+    .assert_success();
+    assert_eq!(out.stdout.matches(" ok ").count(), 2, "{out}");
+    // A pattern that does not exist, or patterns for a network, are refused by name.
+    let out = fit_small(&["--patterns", "corner3x3,nonsense"]);
+    assert!(
+        !out.status.success() && out.stderr.contains("nonsense"),
+        "{out}"
+    );
+    let out = fit_small(&["--patterns", "edge2x", "--model", "net"]);
+    assert!(
+        !out.status.success() && out.stderr.contains("--patterns"),
+        "{out}"
+    );
 }
 
 #[test]

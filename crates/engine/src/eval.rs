@@ -1,6 +1,9 @@
-//! Static evaluation: the [`Evaluator`] interface the search calls, and the hand-made
+//! Static evaluation: the [`Evaluator`] interface the search calls, an evaluation that
+//! orders the exact solver's moves with another ([`WithOrdering`]), and the hand-made
 //! evaluation (corners and their neighbours, anchored edges, mobility, potential mobility and
 //! parity) that the trained pattern evaluation replaces.
+
+use std::sync::Arc;
 
 use crate::mobility::{self, neighbours};
 use crate::Board;
@@ -10,6 +13,34 @@ pub trait Evaluator: Send + Sync {
     /// The value of `board` (player to move) in discs, within -64..=64. `mask` holds the
     /// playable squares.
     fn evaluate(&self, board: Board, mask: u64) -> i32;
+
+    /// The value the exact solver orders its moves by (and judges its likely fail-low nodes
+    /// by), in discs: by default [`Evaluator::evaluate`]. Exact scores do not depend on it,
+    /// only the nodes and time they take.
+    fn ordering(&self, board: Board, mask: u64) -> i32 {
+        self.evaluate(board, mask)
+    }
+}
+
+/// One evaluation for the midgame ([`Evaluator::evaluate`]) and another, usually cheaper,
+/// for the exact solver's move ordering ([`Evaluator::ordering`]).
+pub struct WithOrdering {
+    /// The evaluation proper.
+    pub eval: Arc<dyn Evaluator>,
+    /// The one the solver orders by.
+    pub order: Arc<dyn Evaluator>,
+}
+
+impl Evaluator for WithOrdering {
+    #[inline]
+    fn evaluate(&self, board: Board, mask: u64) -> i32 {
+        self.eval.evaluate(board, mask)
+    }
+
+    #[inline]
+    fn ordering(&self, board: Board, mask: u64) -> i32 {
+        self.order.evaluate(board, mask)
+    }
 }
 
 /// The hand-made evaluation for a board of side `n` (4, 6 or 8) in the top-left corner.

@@ -32,7 +32,7 @@ use set::scalars_of;
 #[cfg(test)]
 pub(crate) use set::transform;
 pub(crate) use set::{pattern_set, GROUPS, SCALAR_COUNT};
-pub use set::{stage, stage_empties};
+pub use set::{stage, stage_empties, PATTERN_NAMES};
 pub(crate) use set::{PatternSet, ACTIVE, MAX_STAGES, MOBILITY_ACTIVE, SCALE};
 pub use weights::{crc32, Extras, Weights, WeightsError, HEAD_INPUTS, MAX_HIDDEN};
 
@@ -40,6 +40,9 @@ pub use weights::{crc32, Extras, Weights, WeightsError, HEAD_INPUTS, MAX_HIDDEN}
 /// than 8x8 (the patterns are 8x8 only).
 pub struct PatternEval {
     set: &'static PatternSet,
+    /// The pattern instances the weights use, in the set's order: an instance whose weights
+    /// are zero in every stage (a pattern a small evaluation leaves out) is not read.
+    probes: Vec<Probe>,
     /// The weight set of each number of empties (0 to 64).
     stage_of: [u8; 65],
     /// One table of `set.local` weights per stage.
@@ -53,6 +56,17 @@ pub struct PatternEval {
     /// and give 1/[`SCALE`] discs (empty without a head).
     head: Vec<f32>,
     small: [HandEval; 2],
+}
+
+/// A pattern instance as the evaluation reads it.
+#[derive(Debug, Clone, Copy)]
+struct Probe {
+    /// The instance's squares.
+    mask: u64,
+    /// Where its table starts in a stage's expanded table.
+    offset: usize,
+    /// Its pattern (index in [`GROUPS`]), for the head.
+    group: u8,
 }
 
 /// A stage's head as the evaluation reads it: for each input, the hidden units' weights
@@ -157,8 +171,26 @@ impl PatternEval {
         for (e, slot) in stage_of.iter_mut().enumerate() {
             *slot = stage(e as u32, stages) as u8;
         }
+        let probes = set
+            .instances
+            .iter()
+            .filter(|inst| {
+                let range = inst.local_offset..inst.local_offset + inst.feature.len();
+                (0..stages).any(|s| {
+                    expanded[s * set.local..][range.clone()]
+                        .iter()
+                        .any(|&w| w != 0)
+                })
+            })
+            .map(|inst| Probe {
+                mask: inst.mask,
+                offset: inst.local_offset,
+                group: inst.group,
+            })
+            .collect();
         PatternEval {
             set,
+            probes,
             stage_of,
             expanded,
             mobility,
@@ -195,8 +227,8 @@ mod versions {
             let scalars = scalars_of(b, empties, moves_p, moves_o);
             let mut sum = 0i32;
             if this.hidden == 0 {
-                for inst in &this.set.instances {
-                    let i = inst.local_offset + ternary(b.player, b.opponent, inst.mask);
+                for p in &this.probes {
+                    let i = p.offset + ternary(b.player, b.opponent, p.mask);
                     sum += i32::from(table.get(i).copied().unwrap_or(0));
                 }
                 for i in scalars {
@@ -205,10 +237,10 @@ mod versions {
             } else {
                 // The head reads each pattern's sum apart.
                 let mut groups = [0i32; HEAD_INPUTS];
-                for inst in &this.set.instances {
-                    let i = inst.local_offset + ternary(b.player, b.opponent, inst.mask);
+                for p in &this.probes {
+                    let i = p.offset + ternary(b.player, b.opponent, p.mask);
                     let v = i32::from(table.get(i).copied().unwrap_or(0));
-                    groups[usize::from(inst.group)] += v;
+                    groups[usize::from(p.group)] += v;
                 }
                 for i in scalars {
                     groups[GROUPS.len()] += i32::from(sc.get(i).copied().unwrap_or(0));

@@ -9,6 +9,8 @@ use std::time::Instant;
 use reversi_engine::pattern::fit::{fit_model, FitOptions, Sample};
 use reversi_engine::pattern::net::{load_tables, NetWeights};
 use reversi_engine::pattern::netfit::{fit_net, NetFitOptions};
+#[cfg(doc)]
+use reversi_engine::pattern::PATTERN_NAMES;
 use reversi_engine::pattern::{stage_empties, Extras};
 
 use crate::error::{Error, FileError};
@@ -61,6 +63,9 @@ pub struct FitJob {
     pub average_labels: bool,
     /// Generation 3's mobility patterns and head (tables only; none: generations 1-2).
     pub extras: Extras,
+    /// The patterns fitted, one bit per entry of [`PATTERN_NAMES`] (tables only; `u32::MAX`:
+    /// all); the others keep zero weights, which the evaluation skips.
+    pub patterns: u32,
 }
 
 /// A weights file a fit wrote; its `Display` is the line `train fit` ends with.
@@ -157,6 +162,7 @@ pub fn run(a: &FitJob, progress: &dyn Progress) -> Result<Fitted, Error> {
         stages: usize::from(a.stages),
         threads: a.threads,
         extras: a.extras,
+        patterns: a.patterns,
     };
     progress.line(&format!("{opts:?}"));
     let fitted = fit_model(&train, &valid, start.as_ref(), &opts, &|r| {

@@ -13,8 +13,9 @@ use anyhow::Context;
 use clap::Args;
 use reversi_core::{format_transcript, BoardSize, Move, Position, Rules, Score};
 use reversi_engine::engine::{default_threads, Engine, Limits};
+use reversi_engine::eval::{Evaluator, WithOrdering};
 use reversi_engine::pattern::net::load_tables;
-use reversi_engine::pattern::PatternEval;
+use reversi_engine::pattern::{shipped, PatternEval};
 use reversi_engine::{Board, ScoreKind, Thinking};
 use reversi_formats::obf::parse_obf;
 
@@ -56,6 +57,17 @@ pub struct SolveArgs {
     /// format) instead of the shipped one: exact scores do not depend on it, nodes do.
     #[arg(long, value_name = "FILE")]
     pub weights: Option<PathBuf>,
+    /// The evaluation the exact solver orders its moves by, from a weights file, while the
+    /// midgame searches before the solve keep the other (`--weights` or the shipped one).
+    #[arg(long, value_name = "FILE")]
+    pub order_weights: Option<PathBuf>,
+}
+
+/// The evaluation of a weights file.
+fn load_eval(path: &Path) -> anyhow::Result<Arc<dyn Evaluator>> {
+    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    let tables = load_tables(&bytes).with_context(|| format!("loading {}", path.display()))?;
+    Ok(Arc::new(PatternEval::new(&tables)))
 }
 
 /// A move upper-case as OBF files write it: `F5`, `PA`.
@@ -66,10 +78,20 @@ fn move_text(mv: Move) -> String {
 pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     let threads = args.threads.unwrap_or_else(default_threads);
     let mut engine = Engine::new(args.hash_mb, threads);
-    if let Some(path) = &args.weights {
-        let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
-        let tables = load_tables(&bytes).with_context(|| format!("loading {}", path.display()))?;
-        engine.set_evaluator(Arc::new(PatternEval::new(&tables)));
+    let eval = args.weights.as_deref().map(load_eval).transpose()?;
+    match (
+        eval,
+        args.order_weights.as_deref().map(load_eval).transpose()?,
+    ) {
+        (Some(eval), None) => engine.set_evaluator(eval),
+        (eval, Some(order)) => {
+            let eval = match eval {
+                Some(e) => e,
+                None => shipped().context("loading the shipped weights")? as Arc<dyn Evaluator>,
+            };
+            engine.set_evaluator(Arc::new(WithOrdering { eval, order }));
+        }
+        (None, None) => {}
     }
     match (&args.file, args.size, &args.store) {
         (None, Some(size), Some(out)) => {

@@ -8,7 +8,7 @@ use anyhow::Context;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Subcommand};
 use reversi_engine::levels::Level;
-use reversi_engine::pattern::Extras;
+use reversi_engine::pattern::{Extras, PATTERN_NAMES};
 use reversi_train::selfplay::{self, Output, RandomMoves};
 use reversi_train::{data, duel, fit, human, label, measure, probcut, Shard};
 
@@ -175,6 +175,11 @@ pub struct FitArgs {
     /// leaky-ReLU layer over each pattern's sum, the scalars' sum and the phase.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=64))]
     pub head: u16,
+    /// Fit only these patterns (tables only; default: all), comma-separated: the others keep
+    /// zero weights and the evaluation skips them, a smaller and cheaper evaluation (for the
+    /// solver's move ordering, `reversi solve --order-weights`).
+    #[arg(long, value_delimiter = ',', value_parser = PossibleValuesParser::new(PATTERN_NAMES))]
+    pub patterns: Vec<String>,
 }
 
 #[derive(Debug, Args)]
@@ -392,7 +397,21 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
             }
         }
         TrainCommand::Fit(a) => {
+            anyhow::ensure!(
+                a.patterns.is_empty() || a.model == fit::Model::Tables,
+                "--patterns chooses table patterns; a network (--model net) fits them all"
+            );
+            let patterns = if a.patterns.is_empty() {
+                u32::MAX
+            } else {
+                PATTERN_NAMES
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, n)| a.patterns.iter().any(|p| p == *n))
+                    .fold(0u32, |m, (k, _)| m | 1 << k)
+            };
             let job = fit::FitJob {
+                patterns,
                 data: a.data,
                 out: a.out,
                 seed: a.seed,

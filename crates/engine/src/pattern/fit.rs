@@ -13,6 +13,8 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
+#[cfg(doc)]
+use super::PATTERN_NAMES;
 use super::{
     pattern_set, stage_empties, Extras, PatternSet, Weights, ACTIVE, HEAD_INPUTS, MAX_HIDDEN,
     MAX_STAGES, MOBILITY_ACTIVE,
@@ -62,6 +64,10 @@ pub struct FitOptions {
     pub threads: usize,
     /// Generation 3's mobility patterns and head (none: generations 1-2).
     pub extras: Extras,
+    /// The patterns fitted, one bit per entry of [`PATTERN_NAMES`] (all by default): the
+    /// others keep zero weights, and an evaluation does not read a pattern whose weights are
+    /// all zero, so fewer patterns make a smaller, cheaper evaluation.
+    pub patterns: u32,
 }
 
 impl Default for FitOptions {
@@ -77,6 +83,7 @@ impl Default for FitOptions {
             stages: 30,
             threads: 1,
             extras: Extras::default(),
+            patterns: u32::MAX,
         }
     }
 }
@@ -409,6 +416,17 @@ fn fit_stage(
             v
         },
     );
+    // The patterns left out: their weights stay zero.
+    let frozen: Vec<bool> = (0..n)
+        .map(|f| {
+            set.canon
+                .get(f)
+                .is_some_and(|&(g, _)| f < set.scalar_feature && (opts.patterns >> g) & 1 == 0)
+        })
+        .collect();
+    for (w, _) in w.iter_mut().zip(&frozen).filter(|(_, &fz)| fz) {
+        *w = 0.0;
+    }
     let prior = if opts.l2_to_start {
         w.clone()
     } else {
@@ -468,6 +486,9 @@ fn fit_stage(
                 let f = f as usize;
                 let g = grad[f] + opts.l2 * (w[f] - prior[f]);
                 grad[f] = 0.0;
+                if frozen[f] {
+                    continue;
+                }
                 steps[f] += 1;
                 let t = steps[f].min(100_000) as i32;
                 adam(&mut w[f], g, (&mut m[f], &mut v[f]), t, lr);

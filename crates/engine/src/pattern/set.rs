@@ -194,6 +194,25 @@ pub(crate) const GROUPS: &[Group] = &[
     },
 ];
 
+/// The patterns' names, in the order of [`GROUPS`] (a fit may keep only some of them:
+/// `reversi train fit --patterns`).
+pub const PATTERN_NAMES: &[&str] = &[
+    "corner3x3",
+    "corner2x5",
+    "edge2x",
+    "row2",
+    "row3",
+    "row4",
+    "diagonal8",
+    "diagonal7",
+    "diagonal6",
+    "diagonal5",
+    "diagonal4",
+    "triangle",
+    "edge-block",
+];
+const _: () = assert!(PATTERN_NAMES.len() == GROUPS.len());
+
 /// Generation 1 weights files hold the first this many patterns of [`GROUPS`]; they load
 /// with zero weights for the others.
 const GEN1_GROUPS: usize = 11;

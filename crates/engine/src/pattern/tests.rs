@@ -123,6 +123,40 @@ fn raw_is_the_sum_of_the_active_weights() {
 }
 
 #[test]
+fn an_evaluation_skips_the_patterns_its_weights_leave_out() {
+    let set = pattern_set();
+    // Scrambled weights with the corner 2x5 (pattern 1) and the rows (3-5) all zero.
+    let left_out = |g: u8| g == 1 || (3..=5).contains(&g);
+    let mut tables = scrambled_tables(30, set.features());
+    for t in &mut tables {
+        for (f, &(g, _)) in set.canon.iter().enumerate() {
+            if left_out(g) {
+                t[f] = 0.0;
+            }
+        }
+    }
+    let w = Weights::from_discs(2, &tables);
+    let eval = PatternEval::new(&w);
+    let kept = set.instances.iter().filter(|i| !left_out(i.group)).count();
+    assert_eq!(eval.probes.len(), kept);
+    assert!(kept < set.instances());
+    for b in random_positions(13, 5) {
+        let st = w.stage(stage(b.empties().count_ones(), 30));
+        let sum: i32 = set
+            .active(b)
+            .iter()
+            .map(|&f| i32::from(st[f as usize]))
+            .sum();
+        assert_eq!(eval.raw(b), sum);
+    }
+    // Every pattern is read when every pattern has weights.
+    assert_eq!(
+        PatternEval::new(&scrambled(30)).probes.len(),
+        set.instances()
+    );
+}
+
+#[test]
 fn stages_share_the_game_evenly() {
     // Generation 1's 15 stages of four empties, as its file was written for.
     assert_eq!(stage(1, 15), 0);
@@ -289,6 +323,44 @@ fn fitting_lowers_the_loss_and_is_deterministic() {
     // Stages fitted side by side give the same weights.
     let threads = FitOptions { threads: 3, ..opts };
     assert_eq!(fit(train, valid, None, &threads, &|_| {}), w);
+}
+
+#[test]
+fn a_fit_of_some_patterns_leaves_the_others_at_zero() {
+    let set = pattern_set();
+    let samples = disc_difference_samples(25, 40);
+    let (train, valid) = samples.split_at(samples.len() * 4 / 5);
+    // The corner 3x3 and the edge with its X squares (patterns 0 and 2), and the scalars.
+    let opts = FitOptions {
+        epochs: 2,
+        seed: 3,
+        learning_rate: 0.05,
+        batch: 32,
+        patterns: 0b101,
+        ..FitOptions::default()
+    };
+    // Start from non-zero weights: the patterns left out are zeroed all the same.
+    let start = Weights::from_discs(2, &scrambled_tables(30, set.features()));
+    let tables = fit(train, valid, Some(&start), &opts, &|_| {});
+    for t in &tables {
+        for (f, &(g, _)) in set.canon.iter().enumerate() {
+            if g != 0 && g != 2 {
+                assert_eq!(t[f], 0.0, "feature {f} of pattern {g}");
+            }
+        }
+    }
+    let kept = |g: u8| {
+        tables.iter().any(|t| {
+            set.canon
+                .iter()
+                .enumerate()
+                .any(|(f, &(h, _))| h == g && t[f] != 0.0)
+        })
+    };
+    assert!(kept(0) && kept(2));
+    let eval = PatternEval::new(&Weights::from_discs(2, &tables));
+    let instances = |g: u8| set.instances.iter().filter(|i| i.group == g).count();
+    assert_eq!(eval.probes.len(), instances(0) + instances(2));
 }
 
 #[test]

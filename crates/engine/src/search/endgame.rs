@@ -192,7 +192,7 @@ mod versions {
             // A node the evaluation puts far below alpha will likely fail low: all its moves
             // get searched whatever their order, so the cheap ordering does.
             let likely_all = n >= order::EVAL_ORDER_MIN
-                && this.eval.evaluate(b, this.mask) < alpha - ALL_NODE_MARGIN;
+                && this.eval.ordering(b, this.mask) < alpha - ALL_NODE_MARGIN;
             let order_empties = if likely_all {
                 order::EVAL_ORDER_MIN - 1
             } else {

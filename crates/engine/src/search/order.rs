@@ -161,7 +161,7 @@ mod versions {
                     let depth = if empties >= DEEP_ORDER_MIN { 2 } else { 1 };
                     s -= EVAL_ORDER_WEIGHT * look_ahead(this, child, depth, -INF, INF);
                 } else if empties >= EVAL_ORDER_MIN {
-                    s -= EVAL_ORDER_WEIGHT * this.eval.evaluate(child, this.mask);
+                    s -= EVAL_ORDER_WEIGHT * this.eval.ordering(child, this.mask);
                 }
                 s
             })
@@ -170,11 +170,11 @@ mod versions {
         /// Alpha-beta over the evaluation `depth` plies ahead of `b`, without the table.
         fn look_ahead(this: &mut Searcher<'_>, b: Board, depth: u32, mut alpha: i32, beta: i32) -> i32 {
             if depth == 0 {
-                return this.eval.evaluate(b, this.mask);
+                return this.eval.ordering(b, this.mask);
             }
             let mut moves = this.moves(b);
             if moves == 0 {
-                return this.eval.evaluate(b, this.mask);
+                return this.eval.ordering(b, this.mask);
             }
             let mut best = -INF;
             while moves != 0 {

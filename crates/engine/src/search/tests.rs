@@ -3,7 +3,7 @@
 use std::sync::atomic::AtomicBool;
 
 use super::*;
-use crate::eval::HandEval;
+use crate::eval::{Evaluator, HandEval, WithOrdering};
 use crate::playable;
 use reversi_testkit::Rng;
 
@@ -69,6 +69,47 @@ fn searcher<'a>(
     mask: u64,
 ) -> Searcher<'a> {
     Searcher::new(tt, eval, mask, stopper, None)
+}
+
+/// The hand-made evaluation upside down: the worst ordering it can give.
+struct Upside(HandEval);
+
+impl Evaluator for Upside {
+    fn evaluate(&self, b: Board, mask: u64) -> i32 {
+        -self.0.evaluate(b, mask)
+    }
+}
+
+#[test]
+fn the_solver_orders_by_the_ordering_evaluation_and_its_scores_do_not_depend_on_it() {
+    let flag = AtomicBool::new(false);
+    let stopper = unlimited(&flag);
+    let plain = HandEval::new(8);
+    let paired = WithOrdering {
+        eval: std::sync::Arc::new(HandEval::new(8)),
+        order: std::sync::Arc::new(Upside(HandEval::new(8))),
+    };
+    let mut rng = Rng::new(0x04d3_0001);
+    let (mut plain_nodes, mut paired_nodes) = (0, 0);
+    for _ in 0..12 {
+        // From 14 empties the endgame ordering asks the evaluation.
+        let b = random_position(&mut rng, u64::MAX, Board::START, 16);
+        let tt = TranspositionTable::new(4);
+        let mut s = Searcher::new(&tt, &plain, u64::MAX, &stopper, None);
+        let want = s.solve(b, -INF, INF);
+        plain_nodes += s.nodes;
+        let tt = TranspositionTable::new(4);
+        let mut s = Searcher::new(&tt, &paired, u64::MAX, &stopper, None);
+        assert_eq!(s.solve(b, -INF, INF), want, "{b:?}");
+        paired_nodes += s.nodes;
+        // The midgame value is the evaluation proper's.
+        assert_eq!(paired.evaluate(b, u64::MAX), plain.evaluate(b, u64::MAX));
+        assert_eq!(paired.ordering(b, u64::MAX), -plain.evaluate(b, u64::MAX));
+    }
+    assert!(
+        paired_nodes > plain_nodes,
+        "ordering upside down: {paired_nodes} nodes against {plain_nodes}"
+    );
 }
 
 #[test]
