@@ -40,12 +40,17 @@ pub use weights::{crc32, Extras, Weights, WeightsError, HEAD_INPUTS, MAX_HIDDEN}
 /// than 8x8 (the patterns are 8x8 only).
 pub struct PatternEval {
     set: &'static PatternSet,
-    /// The pattern instances the weights use, in the set's order: an instance whose weights
-    /// are zero in every stage (a pattern a small evaluation leaves out) is not read.
+    /// The pattern instances the weights use, in the set's order: the instances of a pattern
+    /// whose weights are zero in every stage (one a small evaluation leaves out) are neither
+    /// stored nor read.
     probes: Vec<Probe>,
     /// The weight set of each number of empties (0 to 64).
     stage_of: [u8; 65],
-    /// One table of `set.local` weights per stage.
+    /// Entries of a stage's expanded table: the tables of the instances read, then the
+    /// scalars' (from `scalar_local`).
+    local: usize,
+    scalar_local: usize,
+    /// One table of `local` weights per stage.
     expanded: Vec<i16>,
     /// One table of `set.mobility_local` weights per stage (empty without mobility
     /// patterns).
@@ -130,7 +135,29 @@ impl PatternEval {
         let set = pattern_set();
         let stages = w.stages();
         let extras = w.extras();
-        let mut expanded = vec![0i16; stages * set.local];
+        // The patterns with a weight in some stage; the others are neither stored nor read.
+        let mut used = [false; GROUPS.len()];
+        for s in 0..stages {
+            let shared = w.stage(s);
+            for (&(g, _), &x) in set.canon.iter().zip(shared) {
+                used[usize::from(g)] |= x != 0;
+            }
+        }
+        let mut local = 0;
+        let mut probes = Vec::new();
+        let mut kept = Vec::new();
+        for inst in set.instances.iter().filter(|i| used[usize::from(i.group)]) {
+            probes.push(Probe {
+                mask: inst.mask,
+                offset: local,
+                group: inst.group,
+            });
+            kept.push(inst);
+            local += inst.feature.len();
+        }
+        let scalar_local = local;
+        local += SCALAR_COUNT;
+        let mut expanded = vec![0i16; stages * local];
         let mobile = if extras.mobility {
             set.mobility_local
         } else {
@@ -141,14 +168,14 @@ impl PatternEval {
         let mut head = vec![0f32; stages * Head::len(hidden) * usize::from(hidden > 0)];
         for s in 0..stages {
             let shared = w.stage(s);
-            let table = &mut expanded[s * set.local..(s + 1) * set.local];
-            for inst in &set.instances {
+            let table = &mut expanded[s * local..(s + 1) * local];
+            for (inst, probe) in kept.iter().zip(&probes) {
                 for (i, &f) in inst.feature.iter().enumerate() {
-                    table[inst.local_offset + i] = shared[f as usize];
+                    table[probe.offset + i] = shared[f as usize];
                 }
             }
             for k in 0..SCALAR_COUNT {
-                table[set.scalar_local + k] = shared[set.scalar_feature + k];
+                table[scalar_local + k] = shared[set.scalar_feature + k];
             }
             if mobile > 0 {
                 let table = &mut mobility[s * mobile..(s + 1) * mobile];
@@ -171,26 +198,11 @@ impl PatternEval {
         for (e, slot) in stage_of.iter_mut().enumerate() {
             *slot = stage(e as u32, stages) as u8;
         }
-        let probes = set
-            .instances
-            .iter()
-            .filter(|inst| {
-                let range = inst.local_offset..inst.local_offset + inst.feature.len();
-                (0..stages).any(|s| {
-                    expanded[s * set.local..][range.clone()]
-                        .iter()
-                        .any(|&w| w != 0)
-                })
-            })
-            .map(|inst| Probe {
-                mask: inst.mask,
-                offset: inst.local_offset,
-                group: inst.group,
-            })
-            .collect();
         PatternEval {
             set,
             probes,
+            local,
+            scalar_local,
             stage_of,
             expanded,
             mobility,
@@ -220,10 +232,10 @@ mod versions {
         fn raw(this: &PatternEval, b: Board) -> i32 {
             let empties = b.empties();
             let s = usize::from(this.stage_of[empties.count_ones() as usize]);
-            let table = &this.expanded[s * this.set.local..(s + 1) * this.set.local];
+            let table = &this.expanded[s * this.local..(s + 1) * this.local];
             let moves_p = moves(b.player, b.opponent);
             let moves_o = moves(b.opponent, b.player);
-            let sc = &table[this.set.scalar_local..];
+            let sc = &table[this.scalar_local..];
             let scalars = scalars_of(b, empties, moves_p, moves_o);
             let mut sum = 0i32;
             if this.hidden == 0 {

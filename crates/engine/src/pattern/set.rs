@@ -251,8 +251,6 @@ pub(super) struct Instance {
     pub(super) mask: u64,
     /// Its pattern (index in [`GROUPS`]).
     pub(super) group: u8,
-    /// Where this instance's weights start in a stage's expanded table.
-    pub(super) local_offset: usize,
     /// The shared feature of each base-3 index.
     pub(super) feature: Vec<u32>,
 }
@@ -282,9 +280,6 @@ pub(crate) struct PatternSet {
     /// Start of the scalar features (mobility, potential mobility, parity), shared and
     /// expanded alike.
     pub(super) scalar_feature: usize,
-    pub(super) scalar_local: usize,
-    /// Entries of a stage's expanded table.
-    pub(super) local: usize,
     /// A fingerprint of the patterns and scalars; weight files store it mixed with their
     /// stage count ([`PatternSet::signature`]).
     base_signature: u32,
@@ -423,7 +418,7 @@ impl PatternSet {
         let mut instances = Vec::new();
         let mut mobility = Vec::new();
         let (mut features, mut mobility_features) = (0usize, 0usize);
-        let (mut local, mut mobility_local) = (0usize, 0usize);
+        let mut mobility_local = 0usize;
         let mut signature = 0x811c_9dc5u32;
         let (mut gen1_signature, mut gen1_features) = (0, 0);
         let mut canon = Vec::new();
@@ -450,10 +445,8 @@ impl PatternSet {
                 instances.push(Instance {
                     mask,
                     group: k as u8,
-                    local_offset: local,
                     feature: image_features(g, sym, mask, 3, &id),
                 });
-                local += 3usize.pow(n as u32);
                 mobility.push(MobilityInstance {
                     mask,
                     local_offset: mobility_local,
@@ -464,7 +457,6 @@ impl PatternSet {
         }
         signature = mix(signature, SCALAR_COUNT as u32);
         let scalar_feature = features;
-        let scalar_local = local;
         PatternSet {
             instances,
             mobility,
@@ -472,8 +464,6 @@ impl PatternSet {
             mobility_local,
             features: features + SCALAR_COUNT,
             scalar_feature,
-            scalar_local,
-            local: local + SCALAR_COUNT,
             base_signature: signature,
             gen1_signature,
             gen1_features,
