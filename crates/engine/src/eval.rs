@@ -23,15 +23,16 @@ pub trait Evaluator: Send + Sync {
 }
 
 /// One evaluation for the midgame ([`Evaluator::evaluate`]) and another, usually cheaper,
-/// for the exact solver's move ordering ([`Evaluator::ordering`]).
-pub struct WithOrdering {
+/// for the exact solver's move ordering ([`Evaluator::ordering`]). The program's default on
+/// 8x8 is one ([`crate::pattern::default_evaluator`]); any two evaluations make one.
+pub struct WithOrdering<E: ?Sized = dyn Evaluator, O: ?Sized = dyn Evaluator> {
     /// The evaluation proper.
-    pub eval: Arc<dyn Evaluator>,
+    pub eval: Arc<E>,
     /// The one the solver orders by.
-    pub order: Arc<dyn Evaluator>,
+    pub order: Arc<O>,
 }
 
-impl Evaluator for WithOrdering {
+impl<E: Evaluator + ?Sized, O: Evaluator + ?Sized> Evaluator for WithOrdering<E, O> {
     #[inline]
     fn evaluate(&self, board: Board, mask: u64) -> i32 {
         self.eval.evaluate(board, mask)

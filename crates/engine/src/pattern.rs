@@ -22,7 +22,7 @@ mod weights;
 
 use std::sync::{Arc, OnceLock};
 
-use crate::eval::{Evaluator, HandEval};
+use crate::eval::{Evaluator, HandEval, WithOrdering};
 use crate::kernel;
 #[cfg(test)]
 use crate::ternary::{ternary, ternary_portable};
@@ -311,6 +311,12 @@ impl Evaluator for PatternEval {
 /// kept for comparisons (`reversi train match --against`, `train mae --weights`).
 pub(crate) const SHIPPED: &[u8] = include_bytes!("../weights/eval-gen3.bin");
 
+/// The evaluation the exact solver orders its moves by (`weights/eval-order.bin`): three
+/// corner and edge patterns and the scalars, without mobility patterns or head, fitted on
+/// the same data as [`SHIPPED`]; it orders as well as the full evaluation at a fraction of
+/// its cost (docs/search.md).
+pub(crate) const SHIPPED_ORDER: &[u8] = include_bytes!("../weights/eval-order.bin");
+
 /// The shipped evaluation, loaded once.
 ///
 /// # Errors
@@ -319,6 +325,24 @@ pub fn shipped() -> Result<Arc<PatternEval>, WeightsError> {
     static EVAL: OnceLock<Result<Arc<PatternEval>, WeightsError>> = OnceLock::new();
     EVAL.get_or_init(|| Weights::from_bytes(SHIPPED).map(|w| Arc::new(PatternEval::new(&w))))
         .clone()
+}
+
+/// The shipped evaluation with the solver's shipped ordering evaluation, loaded once.
+///
+/// # Errors
+/// When either file does not load (a damaged build; the tests check they do).
+pub fn shipped_with_ordering() -> Result<Arc<WithOrdering<PatternEval, PatternEval>>, WeightsError>
+{
+    type Shipped = Result<Arc<WithOrdering<PatternEval, PatternEval>>, WeightsError>;
+    static EVAL: OnceLock<Shipped> = OnceLock::new();
+    EVAL.get_or_init(|| {
+        let order = Weights::from_bytes(SHIPPED_ORDER)?;
+        Ok(Arc::new(WithOrdering {
+            eval: shipped()?,
+            order: Arc::new(PatternEval::new(&order)),
+        }))
+    })
+    .clone()
 }
 
 /// Which evaluation an engine without its own uses on 8x8.
@@ -342,12 +366,13 @@ pub(crate) fn eval_choice() -> EvalChoice {
 }
 
 /// The evaluation for a board with playable squares `mask` when none is set: the trained
-/// patterns on 8x8 (unless `REVERSI_EVAL=hand` says otherwise, or the shipped weights fail to
-/// load), the hand-made evaluation on smaller boards.
+/// patterns on 8x8, the exact solver ordering by the small shipped evaluation (unless
+/// `REVERSI_EVAL=hand` says otherwise, or the shipped weights fail to load), the hand-made
+/// evaluation on smaller boards.
 #[must_use]
 pub fn default_evaluator(mask: u64) -> Arc<dyn Evaluator> {
     if mask == u64::MAX && eval_choice() == EvalChoice::Pattern {
-        if let Ok(e) = shipped() {
+        if let Ok(e) = shipped_with_ordering() {
             return e;
         }
     }

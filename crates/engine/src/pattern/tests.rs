@@ -280,6 +280,22 @@ fn shipped_weights_load_and_match_their_checksum() {
     // The start position is balanced.
     let eval = shipped().unwrap();
     assert!(eval.evaluate(Board::START, u64::MAX).abs() <= 2);
+
+    // The solver's ordering evaluation: the same guarantees, fewer patterns.
+    let order = Weights::from_bytes(SHIPPED_ORDER).expect("the ordering weights load");
+    let stored = u32::from_le_bytes(SHIPPED_ORDER[SHIPPED_ORDER.len() - 4..].try_into().unwrap());
+    assert_eq!(order.checksum(), stored);
+    assert!(order.to_bytes() == SHIPPED_ORDER);
+    let small = PatternEval::new(&order);
+    assert!(small.probes.len() < pattern_set().instances());
+    // The default evaluation is the shipped one, ordering by the small one.
+    let both = shipped_with_ordering().expect("both load");
+    let default = default_evaluator(u64::MAX);
+    for b in random_positions(17, 3) {
+        assert_eq!(default.evaluate(b, u64::MAX), eval.evaluate(b, u64::MAX));
+        assert_eq!(both.ordering(b, u64::MAX), small.evaluate(b, u64::MAX));
+        assert_eq!(default.ordering(b, u64::MAX), small.evaluate(b, u64::MAX));
+    }
 }
 
 /// Random positions labelled with their disc difference (a target patterns can express).
