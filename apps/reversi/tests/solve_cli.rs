@@ -27,30 +27,27 @@ fn nodes(stdout: &str) -> Vec<String> {
         .collect()
 }
 
+/// Solves `file` on one thread with a 16 MB table and the options `extra`; checks that the
+/// run succeeds with `right` answers right, and returns what it printed.
+fn solve(file: &std::path::Path, right: usize, extra: &[&str]) -> String {
+    let mut args = vec!["solve", file.to_str().unwrap(), "--threads", "1"];
+    args.extend_from_slice(&["--hash-mb", "16"]);
+    args.extend_from_slice(extra);
+    let out = TestCommand::new(env!("CARGO_BIN_EXE_reversi"))
+        .args(&args)
+        .run();
+    assert!(out.status.success(), "{out}");
+    assert_eq!(out.stdout.matches(" ok ").count(), right, "{out}");
+    out.stdout
+}
+
 #[test]
 fn another_evaluation_orders_the_moves_and_the_answers_stay_right() {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let file = three_positions(dir.path());
-    let run = |extra: &[&str]| {
-        let mut args = vec![
-            "solve",
-            file.to_str().unwrap(),
-            "--threads",
-            "1",
-            "--hash-mb",
-            "16",
-        ];
-        args.extend_from_slice(extra);
-        let out = TestCommand::new(env!("CARGO_BIN_EXE_reversi"))
-            .args(&args)
-            .run();
-        assert!(out.status.success(), "{out}");
-        assert_eq!(out.stdout.matches(" ok ").count(), 3, "{out}");
-        out.stdout
-    };
-    let shipped = run(&[]);
+    let shipped = solve(&file, 3, &[]);
     let net = root().join("crates/engine/weights/eval-net.bin");
-    let other = run(&["--weights", net.to_str().unwrap()]);
+    let other = solve(&file, 3, &["--weights", net.to_str().unwrap()]);
     assert_eq!(nodes(&shipped).len(), 3, "{shipped}");
     assert_ne!(nodes(&shipped), nodes(&other), "{shipped}\n{other}");
 }
@@ -69,21 +66,10 @@ fn the_solver_can_order_by_another_evaluation() {
         .collect();
     let file = dir.path().join("two.obf");
     std::fs::write(&file, two).expect("writing the positions");
-    let run = |extra: &[&str]| {
-        let mut args = vec!["solve", file.to_str().unwrap(), "--threads", "1"];
-        args.extend_from_slice(&["--hash-mb", "16"]);
-        args.extend_from_slice(extra);
-        let out = TestCommand::new(env!("CARGO_BIN_EXE_reversi"))
-            .args(&args)
-            .run();
-        assert!(out.status.success(), "{out}");
-        assert_eq!(out.stdout.matches(" ok ").count(), 2, "{out}");
-        out.stdout
-    };
-    let shipped = run(&[]);
+    let shipped = solve(&file, 2, &[]);
     // Only the solver's ordering from another file: the shipped midgame, other nodes.
     let gen2 = root().join("crates/engine/weights/eval-gen2.bin");
-    let ordered = run(&["--order-weights", gen2.to_str().unwrap()]);
+    let ordered = solve(&file, 2, &["--order-weights", gen2.to_str().unwrap()]);
     assert_ne!(nodes(&shipped), nodes(&ordered), "{shipped}\n{ordered}");
 }
 
