@@ -3,7 +3,6 @@
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-const LEVEL_NAMES = { 1: "beginner", 3: "easy", 6: "medium", 10: "hard", 16: "expert", 24: "master", 60: "perfect" };
 const VIEWS = ["new-view", "game-view", "history-view", "replay-view", "editor-view"];
 
 const app = {
@@ -157,8 +156,8 @@ const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 
 // ---- levels -----------------------------------------------------------------------------
 
-// The levels as the server describes them (name, time per move); the names alone if the
-// request fails.
+// The levels as the server describes them (name, human rating, time per move: the names
+// come from the program's one list, `Level::NAMED`); the numbers alone if the request fails.
 async function fillLevels() {
   let levels = null;
   try {
@@ -168,7 +167,7 @@ async function fillLevels() {
   }
   const label = (n) => {
     const l = levels && levels.find((x) => x.level === n);
-    const name = (l && l.name) || LEVEL_NAMES[n];
+    const name = l && l.name;
     const time = l ? `≤ ${l.time_s} s` : null;
     const like = l && l.human_rating ? `like a ${l.human_rating} player` : null;
     const extra = [name, like, time].filter(Boolean).join(", ");
