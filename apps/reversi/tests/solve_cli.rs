@@ -30,7 +30,12 @@ fn nodes(stdout: &str) -> Vec<String> {
 /// Solves `file` on one thread with a 16 MB table and the options `extra`; checks that the
 /// run succeeds with `right` answers right, and returns what it printed.
 fn solve(file: &std::path::Path, right: usize, extra: &[&str]) -> String {
-    let mut args = vec!["solve", file.to_str().unwrap(), "--threads", "1"];
+    let mut args = vec![
+        "solve",
+        file.to_str().expect("a UTF-8 path"),
+        "--threads",
+        "1",
+    ];
     args.extend_from_slice(&["--hash-mb", "16"]);
     args.extend_from_slice(extra);
     let out = TestCommand::new(env!("CARGO_BIN_EXE_reversi"))

@@ -298,6 +298,18 @@ fn shipped_weights_load_and_match_their_checksum() {
     }
 }
 
+/// Options for the small fits of the tests: `epochs` passes, `seed`, a large step, small
+/// batches.
+pub(super) fn quick(epochs: u32, seed: u64) -> FitOptions {
+    FitOptions {
+        epochs,
+        seed,
+        learning_rate: 0.05,
+        batch: 32,
+        ..FitOptions::default()
+    }
+}
+
 /// Random positions labelled with their disc difference (a target patterns can express).
 fn disc_difference_samples(seed: u64, n: usize) -> Vec<Sample> {
     random_positions(seed, n)
@@ -314,13 +326,7 @@ fn fitting_lowers_the_loss_and_is_deterministic() {
     // Learn the disc difference of random positions: a pattern-expressible target.
     let samples = disc_difference_samples(21, 60);
     let (train, valid) = samples.split_at(samples.len() * 4 / 5);
-    let opts = FitOptions {
-        epochs: 4,
-        seed: 9,
-        learning_rate: 0.05,
-        batch: 32,
-        ..FitOptions::default()
-    };
+    let opts = quick(4, 9);
     let first = std::sync::Mutex::new(Vec::new());
     let last = std::sync::Mutex::new(Vec::new());
     let w = fit(train, valid, None, &opts, &|r| {
@@ -348,12 +354,8 @@ fn a_fit_of_some_patterns_leaves_the_others_at_zero() {
     let (train, valid) = samples.split_at(samples.len() * 4 / 5);
     // The corner 3x3 and the edge with its X squares (patterns 0 and 2), and the scalars.
     let opts = FitOptions {
-        epochs: 2,
-        seed: 3,
-        learning_rate: 0.05,
-        batch: 32,
         patterns: 0b101,
-        ..FitOptions::default()
+        ..quick(2, 3)
     };
     // Start from non-zero weights: the patterns left out are zeroed all the same.
     let start = Weights::from_discs(2, &scrambled_tables(30, set.features()));
@@ -382,13 +384,7 @@ fn a_fit_of_some_patterns_leaves_the_others_at_zero() {
 #[test]
 fn the_penalty_can_pull_towards_the_start() {
     let samples = disc_difference_samples(23, 40);
-    let opts = FitOptions {
-        epochs: 3,
-        seed: 5,
-        learning_rate: 0.05,
-        batch: 32,
-        ..FitOptions::default()
-    };
+    let opts = quick(3, 5);
     let start = Weights::from_discs(1, &fit(&samples, &[], None, &opts, &|_| {}));
     // A strong penalty: towards zero it shrinks the start, towards the start it keeps it.
     let strong = FitOptions { l2: 50.0, ..opts };

@@ -260,12 +260,8 @@ fn the_fit_with_both_additions_learns_and_does_not_depend_on_the_threads() {
         .collect();
     let (train, valid) = samples.split_at(samples.len() * 4 / 5);
     let opts = FitOptions {
-        epochs: 4,
-        seed: 9,
-        learning_rate: 0.05,
-        batch: 32,
         extras: BOTH,
-        ..FitOptions::default()
+        ..super::quick(4, 9)
     };
     let first = std::sync::Mutex::new(0.0);
     let last = std::sync::Mutex::new(0.0);
