@@ -104,20 +104,24 @@ fn features_share_between_symmetries() {
     }
 }
 
+/// The sum of the weights of `w` (of `stages` stages) active in `b`: what the evaluation
+/// must give.
+fn active_sum(w: &Weights, stages: usize, b: Board) -> i32 {
+    let st = w.stage(stage(b.empties().count_ones(), stages));
+    pattern_set()
+        .active(b)
+        .iter()
+        .map(|&f| i32::from(st[f as usize]))
+        .sum()
+}
+
 #[test]
 fn raw_is_the_sum_of_the_active_weights() {
-    let set = pattern_set();
     for stages in [15, 30, 60] {
         let w = scrambled(stages);
         let eval = PatternEval::new(&w);
         for b in random_positions(5, 5) {
-            let st = w.stage(stage(b.empties().count_ones(), stages));
-            let sum: i32 = set
-                .active(b)
-                .iter()
-                .map(|&f| i32::from(st[f as usize]))
-                .sum();
-            assert_eq!(eval.raw(b), sum);
+            assert_eq!(eval.raw(b), active_sum(&w, stages, b));
         }
     }
 }
@@ -141,13 +145,7 @@ fn an_evaluation_skips_the_patterns_its_weights_leave_out() {
     assert_eq!(eval.probes.len(), kept);
     assert!(kept < set.instances());
     for b in random_positions(13, 5) {
-        let st = w.stage(stage(b.empties().count_ones(), 30));
-        let sum: i32 = set
-            .active(b)
-            .iter()
-            .map(|&f| i32::from(st[f as usize]))
-            .sum();
-        assert_eq!(eval.raw(b), sum);
+        assert_eq!(eval.raw(b), active_sum(&w, 30, b));
     }
     // Every pattern is read when every pattern has weights.
     assert_eq!(
