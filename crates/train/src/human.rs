@@ -58,6 +58,10 @@ pub struct Options {
     pub seed: u64,
     /// Games analysed or played at once.
     pub threads: usize,
+    /// A table whose people (bands and curve) are kept instead of measured again: only
+    /// `levels` are measured, and the table's other levels stay as they were. Its analysis
+    /// level must be `analysis_level`.
+    pub update: Option<HumanScale>,
 }
 
 /// Why the measure failed.
@@ -75,6 +79,8 @@ pub enum HumanScaleError {
     Ratings(RatingsError),
     /// The bands give no decreasing curve.
     Curve(CurveError),
+    /// The table to update was analysed at another level.
+    UpdateLevel(Level),
     /// Stopped before the end.
     Stopped,
 }
@@ -88,6 +94,11 @@ impl fmt::Display for HumanScaleError {
             HumanScaleError::Openings(e) => write!(f, "the openings: {e}"),
             HumanScaleError::Ratings(e) => write!(f, "fitting the ratings: {e}"),
             HumanScaleError::Curve(e) => write!(f, "fitting the curve: {e}"),
+            HumanScaleError::UpdateLevel(l) => write!(
+                f,
+                "the table to update was analysed at level {}, not at --analysis-level",
+                l.get()
+            ),
             HumanScaleError::Stopped => f.write_str("stopped"),
         }
     }
@@ -111,6 +122,17 @@ struct Played {
 pub struct Report {
     /// The table to ship.
     pub scale: HumanScale,
+    /// How the people were rated; `None` when kept from the table updated.
+    pub people: Option<People>,
+    /// Each level measured, with its mean seconds a game took to play and analyse.
+    pub level_seconds: Vec<(Level, f64)>,
+    /// The whole measure's time.
+    pub seconds: f64,
+}
+
+/// How the WTHOR players were rated.
+#[derive(Debug, Clone)]
+pub struct People {
     /// Games in the database and games rated (both players known).
     pub games: (usize, usize),
     /// Players rated (with at least one game) and players in the anchor's median.
@@ -119,31 +141,38 @@ pub struct Report {
     pub fit: (usize, bool),
     /// The highest-rated players with the sample's games count: name, rating, games.
     pub top: Vec<(String, f64, usize)>,
-    /// Each level's mean seconds a game took to play.
-    pub level_seconds: Vec<f64>,
-    /// The whole measure's time.
-    pub seconds: f64,
 }
 
 impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let s = &self.scale;
+        let Some(people) = &self.people else {
+            return self.fmt_table(f, "People kept from the table updated.");
+        };
         writeln!(
             f,
             "Ratings: {} of {} games rated (both players named people), {} players; Bradley-Terry by MM, \
              {} steps{}; the median of the {} players with 20+ games is 1500.",
-            self.games.1,
-            self.games.0,
-            self.players.0,
-            self.fit.0,
-            if self.fit.1 { "" } else { " (not converged)" },
-            self.players.1
+            people.games.1,
+            people.games.0,
+            people.players.0,
+            people.fit.0,
+            if people.fit.1 { "" } else { " (not converged)" },
+            people.players.1
         )?;
         writeln!(f, "Highest rated (20+ games):")?;
-        for (name, rating, games) in &self.top {
+        for (name, rating, games) in &people.top {
             writeln!(f, "  {rating:>6.0}  {name} ({games} games)")?;
         }
-        writeln!(f, "{}", s.note)?;
+        self.fmt_table(f, &s.note)
+    }
+}
+
+impl Report {
+    /// The note, bands, curve and levels.
+    fn fmt_table(&self, f: &mut fmt::Formatter<'_>, note: &str) -> fmt::Result {
+        let s = &self.scale;
+        writeln!(f, "{note}")?;
         writeln!(
             f,
             "\nrating band   players  games  moves  mean rating  mean disc loss a move"
@@ -165,10 +194,15 @@ impl fmt::Display for Report {
             f,
             "\nlevel               games  moves  mean disc loss a move  rating  s/game"
         )?;
-        for (l, secs) in s.levels.iter().zip(&self.level_seconds) {
+        for l in &s.levels {
+            let secs = self
+                .level_seconds
+                .iter()
+                .find(|(level, _)| *level == l.level)
+                .map_or_else(|| "kept".to_string(), |(_, secs)| format!("{secs:.1}"));
             writeln!(
                 f,
-                "{:<18}  {:>5}  {:>5}  {:>21.3}  {:>6}  {secs:>6.1}",
+                "{:<18}  {:>5}  {:>5}  {:>21.3}  {:>6}  {secs:>6}",
                 l.level.to_string(),
                 l.games,
                 l.moves,
@@ -239,6 +273,133 @@ pub fn run(
     progress: &dyn Progress,
 ) -> Result<Report, HumanScaleError> {
     let started = Instant::now();
+    let (bands, curve, people, sampled) = match &opts.update {
+        Some(table) if table.analysis_level != opts.analysis_level => {
+            return Err(HumanScaleError::UpdateLevel(table.analysis_level));
+        }
+        Some(table) => (table.bands.clone(), table.curve, None, 0),
+        None => {
+            let m = measure_people(opts, stop, progress)?;
+            (m.bands, m.curve, Some(m.people), m.sampled)
+        }
+    };
+
+    // The levels, each against itself from the first XOT openings.
+    let openings =
+        read_openings(&opts.openings, opts.level_games).map_err(HumanScaleError::Openings)?;
+    let mut levels = Vec::new();
+    let mut level_seconds = Vec::new();
+    for &level in &opts.levels {
+        let tick = Instant::now();
+        let items: Vec<(usize, &Game)> = openings.iter().enumerate().collect();
+        let played = parallel::map(
+            &items,
+            opts.threads,
+            || (),
+            |(), &(i, opening)| {
+                let game = self_play(level, opening, opts.seed ^ (i as u64 + 1), stop)?;
+                analyze_alone(
+                    &game,
+                    opts.analysis_level,
+                    ANALYSIS_TIME,
+                    stop,
+                    &mut |_, _| {},
+                )
+                .map(|a| side_losses(&a))
+            },
+            |_| {},
+        );
+        if stop.load(Ordering::Relaxed) || played.iter().any(Option::is_none) {
+            return Err(HumanScaleError::Stopped);
+        }
+        let (moves, loss) = played
+            .iter()
+            .flatten()
+            .flatten()
+            .fold((0, 0.0), |(m, l), &(dm, dl)| (m + dm, l + dl));
+        let secs = tick.elapsed().as_secs_f64() / opts.level_games.max(1) as f64;
+        let measured = LevelLoss {
+            level,
+            games: played.len(),
+            moves,
+            mean_loss: if moves == 0 { 0.0 } else { loss / moves as f64 },
+        };
+        progress.line(&format!(
+            "{level}: {} games, {moves} moves, {:.3} discs lost a move, rated {} ({:.0} s)",
+            measured.games,
+            measured.mean_loss,
+            curve.rating(measured.mean_loss),
+            tick.elapsed().as_secs_f64()
+        ));
+        levels.push(measured);
+        level_seconds.push((level, secs));
+    }
+    let (note, levels) = match &opts.update {
+        None => (
+            format!(
+                "Sample: {sampled} WTHOR games from {} on whose players both have {}+ games, \
+                 taken in a seeded order (seed {}) until each {:.0}-point band had {} sides; \
+                 moves after the first {OPENING_PLIES}, analysed at level {}. Levels: {} games \
+                 each against itself from the first XOT openings.",
+                opts.from_year,
+                opts.min_games,
+                opts.seed,
+                opts.band_width,
+                opts.sides_per_band,
+                opts.analysis_level.get(),
+                opts.level_games
+            ),
+            levels,
+        ),
+        Some(table) => {
+            let list: Vec<String> = levels.iter().map(|l| l.level.get().to_string()).collect();
+            let note = format!(
+                "{} Levels {} measured again: {} games each (seed {}).",
+                table.note,
+                list.join(", "),
+                opts.level_games,
+                opts.seed
+            );
+            let mut merged: Vec<LevelLoss> = table
+                .levels
+                .iter()
+                .filter(|kept| levels.iter().all(|l| l.level != kept.level))
+                .cloned()
+                .collect();
+            merged.extend(levels);
+            merged.sort_by_key(|l| l.level);
+            (note, merged)
+        }
+    };
+    Ok(Report {
+        scale: HumanScale {
+            analysis_level: opts.analysis_level,
+            note,
+            bands,
+            curve,
+            levels,
+        },
+        people,
+        level_seconds,
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// The people's side of the measure.
+struct MeasuredPeople {
+    bands: Vec<Band>,
+    curve: Curve,
+    people: People,
+    /// Games in the sample.
+    sampled: usize,
+}
+
+/// Rates the WTHOR players, analyses the sample and fits the curve.
+fn measure_people(
+    opts: &Options,
+    stop: &AtomicBool,
+    progress: &dyn Progress,
+) -> Result<MeasuredPeople, HumanScaleError> {
     let (games, names) = read_wthor(&opts.wthor)?;
     // People only: WTHOR names programs with their authors in brackets (`Logistello
     // (buro)`), and `???` is the unknown player.
@@ -396,87 +557,19 @@ pub fn run(
         .collect();
     let curve = Curve::fit(&bands).map_err(HumanScaleError::Curve)?;
 
-    // The levels, each against itself from the first XOT openings.
-    let openings =
-        read_openings(&opts.openings, opts.level_games).map_err(HumanScaleError::Openings)?;
-    let mut levels = Vec::new();
-    let mut level_seconds = Vec::new();
-    for &level in &opts.levels {
-        let tick = Instant::now();
-        let items: Vec<(usize, &Game)> = openings.iter().enumerate().collect();
-        let played = parallel::map(
-            &items,
-            opts.threads,
-            || (),
-            |(), &(i, opening)| {
-                let game = self_play(level, opening, opts.seed ^ (i as u64 + 1), stop)?;
-                analyze_alone(
-                    &game,
-                    opts.analysis_level,
-                    ANALYSIS_TIME,
-                    stop,
-                    &mut |_, _| {},
-                )
-                .map(|a| side_losses(&a))
-            },
-            |_| {},
-        );
-        if stop.load(Ordering::Relaxed) || played.iter().any(Option::is_none) {
-            return Err(HumanScaleError::Stopped);
-        }
-        let (moves, loss) = played
-            .iter()
-            .flatten()
-            .flatten()
-            .fold((0, 0.0), |(m, l), &(dm, dl)| (m + dm, l + dl));
-        let secs = tick.elapsed().as_secs_f64() / opts.level_games.max(1) as f64;
-        let measured = LevelLoss {
-            level,
-            games: played.len(),
-            moves,
-            mean_loss: if moves == 0 { 0.0 } else { loss / moves as f64 },
-        };
-        progress.line(&format!(
-            "{level}: {} games, {moves} moves, {:.3} discs lost a move, rated {} ({:.0} s)",
-            measured.games,
-            measured.mean_loss,
-            curve.rating(measured.mean_loss),
-            tick.elapsed().as_secs_f64()
-        ));
-        levels.push(measured);
-        level_seconds.push(secs);
-    }
-    let note = format!(
-        "Sample: {} WTHOR games from {} on whose players both have {}+ games, taken in a \
-         seeded order (seed {}) until each {:.0}-point band had {} sides; moves after the \
-         first {OPENING_PLIES}, analysed at level {}. Levels: {} games each against \
-         itself from the first XOT openings.",
-        sample.len(),
-        opts.from_year,
-        opts.min_games,
-        opts.seed,
-        opts.band_width,
-        opts.sides_per_band,
-        opts.analysis_level.get(),
-        opts.level_games
-    );
-    Ok(Report {
-        scale: HumanScale {
-            analysis_level: opts.analysis_level,
-            note,
-            bands,
-            curve,
-            levels,
+    Ok(MeasuredPeople {
+        bands,
+        curve,
+        people: People {
+            games: (games.len(), encounters.len()),
+            players: (
+                ratings.games.iter().filter(|&&g| g > 0).count(),
+                ratings.anchor_players,
+            ),
+            fit: (ratings.iterations, ratings.converged),
+            top,
         },
-        games: (games.len(), encounters.len()),
-        players: (
-            ratings.games.iter().filter(|&&g| g > 0).count(),
-            ratings.anchor_players,
-        ),
-        fit: (ratings.iterations, ratings.converged),
-        top,
-        level_seconds,
-        seconds: started.elapsed().as_secs_f64(),
+        sampled: sample.len(),
     })
 }
 
@@ -521,5 +614,66 @@ mod tests {
             }
         }
         assert!(with_pass > 0, "some games have a pass");
+    }
+
+    /// A table of two bands and two levels, analysed at level 2.
+    fn table() -> HumanScale {
+        HumanScale::parse(
+            "analysis-level 2\nnote Made by hand.\n\
+             band 1000 1200 5 20 500 1100.0 3.0000\nband 1800 2000 5 20 500 1900.0 1.0000\n\
+             curve 2000.000 -800.000 800.0 2200.0\n\
+             level 1 8 400 9.0000\nlevel 5 8 400 1.5000\n",
+        )
+        .unwrap()
+    }
+
+    fn options(update: HumanScale, analysis_level: u8) -> Options {
+        Options {
+            wthor: PathBuf::from("/nonexistent: not read when updating"),
+            openings: reversi_testkit::data_file("xot-large.txt"),
+            analysis_level: Level::new(analysis_level).unwrap(),
+            from_year: 2000,
+            min_games: 50,
+            band_width: 200.0,
+            sides_per_band: 60,
+            min_sides: 20,
+            levels: vec![Level::new(1).unwrap(), Level::new(3).unwrap()],
+            level_games: 2,
+            seed: 34,
+            threads: 1,
+            update: Some(update),
+        }
+    }
+
+    #[test]
+    fn an_update_measures_only_the_levels_listed_and_keeps_the_rest() {
+        let before = table();
+        let report = run(
+            &options(before.clone(), 2),
+            &AtomicBool::new(false),
+            &|_: &str| {},
+        )
+        .unwrap();
+        let after = &report.scale;
+        assert!(report.people.is_none());
+        assert_eq!(after.bands.len(), before.bands.len());
+        assert_eq!(after.curve, before.curve);
+        let levels: Vec<u8> = after.levels.iter().map(|l| l.level.get()).collect();
+        assert_eq!(levels, [1, 3, 5]);
+        // Level 1 measured again (two games, not the table's eight), level 5 kept as it was.
+        assert_eq!(after.levels[0].games, 2);
+        assert!(after.levels[0].mean_loss < 9.0, "{:?}", after.levels[0]);
+        assert_eq!(after.levels[2], before.levels[1]);
+        assert!(after
+            .note
+            .starts_with("Made by hand. Levels 1, 3 measured again"));
+        let text = after.to_text();
+        assert_eq!(HumanScale::parse(&text).unwrap().to_text(), text);
+    }
+
+    #[test]
+    fn an_update_at_another_analysis_level_is_refused() {
+        let err = run(&options(table(), 3), &AtomicBool::new(false), &|_: &str| {}).unwrap_err();
+        assert!(err.to_string().contains("analysed at level 2"), "{err}");
     }
 }

@@ -340,6 +340,11 @@ pub struct HumanScaleArgs {
     /// it the table is printed after the report.
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Keep this table's people (bands and curve, measured at the same --analysis-level)
+    /// and measure only --levels again, keeping its other levels: minutes instead of the
+    /// people's analysis.
+    #[arg(long, value_name = "TABLE")]
+    pub update: Option<PathBuf>,
 }
 
 fn parse_level(text: &str) -> Result<Level, String> {
@@ -493,6 +498,17 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
                 level_games: a.level_games,
                 seed: a.seed,
                 threads: a.threads,
+                update: match &a.update {
+                    Some(path) => {
+                        let text = std::fs::read_to_string(path)
+                            .with_context(|| format!("reading {}", path.display()))?;
+                        Some(
+                            reversi_game::human::HumanScale::parse(&text)
+                                .with_context(|| format!("reading {}", path.display()))?,
+                        )
+                    }
+                    None => None,
+                },
             };
             // Ctrl-C ends the process; nothing is written before the end.
             let stop = std::sync::atomic::AtomicBool::new(false);
