@@ -160,10 +160,21 @@ fn bad_players_are_refused_with_the_reason() {
 fn play_help_lists_the_levels() {
     let out = reversi(&["play", "--help"], "").assert_success().stdout;
     for name in [
-        "beginner", "easy", "medium", "hard", "expert", "master", "perfect",
+        "beginner",
+        "novice",
+        "easy",
+        "medium",
+        "club",
+        "advanced",
+        "hard",
+        "strong",
+        "expert",
+        "master",
+        "grandmaster",
+        "perfect",
     ] {
         assert!(
-            out.contains(&format!("  {name:<10} level")),
+            out.contains(&format!("  {name:<11} level")),
             "{name}: {out}"
         );
     }

@@ -352,5 +352,5 @@ fn pictures_of_a_stored_game_and_of_an_analysis() {
     assert_eq!(svg.matches("class=\"score\"").count(), moves);
     assert_eq!(svg.matches("class=\"disc black\"").count(), 6);
     assert_eq!(svg.matches("class=\"last\"").count(), 1, "c4 is ringed");
-    assert!(svg.contains("level 3 (easy)"), "{svg}");
+    assert!(svg.contains("level 3 (beginner)"), "{svg}");
 }

@@ -62,12 +62,14 @@ pub struct ParseAiError(pub String);
 
 impl fmt::Display for ParseAiError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<&str> = Level::NAMED.iter().map(|&(name, _)| name).collect();
         write!(
             f,
             "unknown computer player {:?}: expected random, greedy, a level 1-60 or a level name \
-             (beginner, easy, medium, hard, expert, master, perfect), or ALGORITHM:DEPTH with \
-             ALGORITHM one of minimax, alphabeta, negascout, negascout-tt and DEPTH 1-20",
-            self.0
+             ({}), or ALGORITHM:DEPTH with ALGORITHM one of minimax, alphabeta, negascout, \
+             negascout-tt and DEPTH 1-20",
+            self.0,
+            names.join(", ")
         )
     }
 }
@@ -599,7 +601,7 @@ fn level_search(
         progress(&t);
         return t;
     }
-    // On 8x8 a level may play its midgame as another (perfect as master).
+    // On 8x8 a level may play its midgame as another (perfect as level 24).
     let level = if mask == u64::MAX {
         level.at((board.empties() & mask).count_ones())
     } else {

@@ -19,7 +19,7 @@ use std::time::Duration;
 /// assert_eq!(hard.get(), 10);
 /// assert_eq!(hard.name(), Some("hard"));
 /// assert_eq!(hard.to_string(), "level 10 (hard)");
-/// assert_eq!(Level::new(12).unwrap().to_string(), "level 12");
+/// assert_eq!(Level::new(13).unwrap().to_string(), "level 13");
 ///
 /// // Only 1..=60.
 /// assert_eq!(Level::new(0), None);
@@ -34,7 +34,7 @@ use std::time::Duration;
 /// assert_eq!(spec.time.as_secs(), 2);
 /// let allowance = spec.allowance.expect("hard is not among the strongest levels");
 /// assert_eq!((allowance.max_loss, allowance.rate_percent), (4, 24));
-/// assert_eq!(Level::parse("expert").unwrap().spec().allowance, None);
+/// assert_eq!(Level::parse("grandmaster").unwrap().spec().allowance, None);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Level(u8);
@@ -62,7 +62,7 @@ pub struct LevelSpec {
     /// random among those within it, so that games vary); 0: always the best.
     pub book_margin: u8,
     /// The level this one plays its midgame as, above a number of empty squares (the perfect
-    /// level plays as master until an exact solve comes within reach, and keeps its long
+    /// level plays as level 24 until an exact solve comes within reach, and keeps its long
     /// [`time`](LevelSpec::time) for the moves from there); `None`: itself throughout.
     pub midgame_as: Option<MidgameAs>,
 }
@@ -138,9 +138,9 @@ impl LevelSpec {
     /// use reversi_engine::levels::Level;
     ///
     /// let perfect = Level::parse("perfect").unwrap().spec();
-    /// let master = Level::parse("master").unwrap().spec();
-    /// // Master's time in the midgame, the long budget once a solve is within reach.
-    /// assert_eq!(perfect.move_time(40), master.time);
+    /// let level_24 = Level::new(24).unwrap().spec();
+    /// // Level 24's time in the midgame, the long budget once a solve is within reach.
+    /// assert_eq!(perfect.move_time(40), level_24.time);
     /// assert_eq!(perfect.move_time(26), perfect.time);
     /// let hard = Level::parse("hard").unwrap().spec();
     /// assert_eq!(hard.move_time(40), hard.time);
@@ -165,9 +165,9 @@ impl LevelSpec {
 const PERFECT_SOLVE_TIME: u64 = 25;
 /// Above this many empty squares the perfect level plays as [`PERFECT_MIDGAME_AS`].
 const PERFECT_MIDGAME_ABOVE: u32 = 30;
-/// The level the perfect level plays its midgame as: master, so that it is never weaker than
-/// master anywhere (given a few seconds, its own deeper midgame search was: 1 win, 3 draws
-/// and 8 losses in 12 games against master).
+/// The level the perfect level plays its midgame as: level 24 (up to 10 s a move), so that it
+/// is never weaker than level 24 anywhere (given a few seconds, its own deeper midgame search
+/// was: 1 win, 3 draws and 8 losses in 12 games against level 24).
 const PERFECT_MIDGAME_AS: Level = Level(24);
 
 /// The allowance of levels 1 to 14 (the stronger levels never stray): the most a deliberate
@@ -201,14 +201,20 @@ impl Level {
     /// The level of `reversi play --white ai`.
     pub const DEFAULT: Level = Level(10);
 
-    /// The names of the terminal game, weakest first, with their levels.
-    pub const NAMED: [(&'static str, Level); 7] = [
-        ("beginner", Level(1)),
-        ("easy", Level(3)),
+    /// The named levels, weakest first: the ladder of docs/ladder.md, each about 100–200
+    /// Elo above the one before it, from the first level a new player can beat to perfect.
+    pub const NAMED: [(&'static str, Level); 12] = [
+        ("beginner", Level(3)),
+        ("novice", Level(4)),
+        ("easy", Level(5)),
         ("medium", Level(6)),
+        ("club", Level(7)),
+        ("advanced", Level(8)),
         ("hard", Level(10)),
-        ("expert", Level(16)),
-        ("master", Level(24)),
+        ("strong", Level(11)),
+        ("expert", Level(12)),
+        ("master", Level(14)),
+        ("grandmaster", Level(16)),
         ("perfect", Level(60)),
     ];
 
@@ -255,7 +261,7 @@ impl Level {
     /// use reversi_engine::levels::Level;
     ///
     /// let perfect = Level::parse("perfect").unwrap();
-    /// assert_eq!(perfect.at(44).name(), Some("master"));
+    /// assert_eq!(perfect.at(44), Level::new(24).unwrap());
     /// assert_eq!(perfect.at(30), perfect);
     /// ```
     #[must_use]
@@ -298,7 +304,7 @@ impl Level {
             41..=59 => 20,
             _ => PERFECT_SOLVE_TIME,
         });
-        // Perfect plays its midgame as master, and keeps its long budget for the moves from
+        // Perfect plays its midgame as level 24, and keeps its long budget for the moves from
         // which a solve can finish within it.
         let midgame_as = (n == 60).then_some(MidgameAs {
             above: PERFECT_MIDGAME_ABOVE,
@@ -312,8 +318,8 @@ impl Level {
                 max_loss,
                 rate_percent,
             });
-        // In the book: below master, one of the moves within a disc of the best (the weak
-        // levels also stray within their allowance, at their rate); master and perfect one
+        // In the book: below level 24, one of the moves within a disc of the best (the weak
+        // levels also stray within their allowance, at their rate); level 24 and up one
         // of the best moves.
         let book_margin = if n < 24 { 1 } else { 0 };
         LevelSpec {
@@ -357,9 +363,9 @@ mod tests {
     }
 
     #[test]
-    fn perfect_plays_as_master_until_a_solve_is_near() {
+    fn perfect_plays_as_level_24_until_a_solve_is_near() {
         let perfect = Level::parse("perfect").unwrap();
-        let master = Level::parse("master").unwrap();
+        let master = Level(24);
         assert_eq!(perfect.at(31), master);
         assert_eq!(perfect.at(30), perfect);
         assert_eq!(master.at(50), master);

@@ -126,7 +126,7 @@ pub fn levels_help() -> String {
         let spec = level.spec();
         let like = crate::human::level_note(level).map_or_else(String::new, |n| format!("; {n}"));
         out.push_str(&format!(
-            "  {name:<10} level {:>2}: depth {:>2}, exact from {:>2} empties, up to {:>2} s a move{like}\n",
+            "  {name:<11} level {:>2}: depth {:>2}, exact from {:>2} empties, up to {:>2} s a move{like}\n",
             level.get(),
             spec.depth,
             spec.exact_empties,

@@ -838,8 +838,7 @@ mod tests {
         use reversi_engine::levels::Level;
         let book = std::sync::Arc::new(Book::from_bytes(SHIPPED).unwrap());
         let start = Position::start(BoardSize::EIGHT, Rules::Othello);
-        let mut master =
-            Computer::new(Ai::Level(Level::parse("master").unwrap()), 1).with_book(Some(book));
+        let mut master = Computer::new(Ai::Level(Level::new(24).unwrap()), 1).with_book(Some(book));
         let d = master
             .choose(&start, &AtomicBool::new(false), &mut |_| {})
             .unwrap();

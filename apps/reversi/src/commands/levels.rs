@@ -8,14 +8,14 @@ use reversi_game::human::{self, HumanScale};
 
 pub fn run() -> anyhow::Result<ExitCode> {
     outln!(
-        "level  name      plays like  midgame depth  selectivity  exact from  win/loss/draw from  \
+        "level  name         plays like  midgame depth  selectivity  exact from  win/loss/draw from  \
          time/move  strays"
     )?;
     for n in Level::MIN..=Level::MAX {
         let Some(level) = Level::new(n) else { continue };
         let s = level.spec();
         outln!(
-            "{n:>5}  {:<8}  {:>10}  {:>13}  {:>11}  {:>10}  {:>18}  {:>9}  {}",
+            "{n:>5}  {:<11}  {:>10}  {:>13}  {:>11}  {:>10}  {:>18}  {:>9}  {}",
             level.name().unwrap_or(""),
             human::level_rating(level).map_or_else(String::new, |r| r.to_string()),
             s.depth,

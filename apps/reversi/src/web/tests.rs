@@ -325,7 +325,12 @@ async fn the_levels_come_with_their_names_and_time_per_move() {
     let perfect = &levels[59];
     assert_eq!(perfect["name"], "perfect");
     assert_eq!(perfect["time_s"], 25.0);
-    let beginner = &levels[0];
+    assert!(
+        levels[0]["name"].is_null(),
+        "level 1 is below the named ladder"
+    );
+    let beginner = &levels[2];
+    assert_eq!(beginner["level"], 3);
     assert_eq!(beginner["name"], "beginner");
     assert!(beginner["stray_percent"].as_u64().unwrap() > 0);
     assert!(levels.iter().all(|l| l["time_s"].as_f64().unwrap() > 0.0));

@@ -376,7 +376,7 @@ impl Session {
         let (board, mask) = Board::from_position(pos)?;
         let passed = pos.must_pass();
         let board = if passed { board.pass() } else { board };
-        // On 8x8 a level may play its midgame as another, as in a game (perfect as master).
+        // On 8x8 a level may play its midgame as another, as in a game (perfect as level 24).
         let mut limits = if mask == u64::MAX {
             Limits::level_at(self.level(), (board.empties() & mask).count_ones())
         } else {

@@ -393,8 +393,8 @@ fn the_menu_leads_to_a_new_game_and_help() {
     key(&mut app, KeyCode::Right);
     key(&mut app, KeyCode::Down);
     key(&mut app, KeyCode::Down);
-    // human, beginner … hard (the default), …, master, perfect, greedy, random.
-    for _ in 0..4 {
+    // human, beginner … hard (the default), strong … perfect, greedy, random.
+    for _ in 0..6 {
         key(&mut app, KeyCode::Right);
     }
     let screen = text(&app);
