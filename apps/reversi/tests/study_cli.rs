@@ -159,7 +159,7 @@ fn json(out: &Output) -> serde_json::Value {
 fn analyze_scores_every_move_with_its_kind_and_line() {
     let out = analyze(&["f5d6c3d3c4", "--level", "4", "--no-book"]).assert_success();
     assert!(
-        out.stdout.contains("White to move; level 4:"),
+        out.stdout.contains("White to move; level 4 (novice):"),
         "{}",
         out.stdout
     );

@@ -768,13 +768,13 @@ mod tests {
         );
         assert_eq!("hard".parse(), Ok(Ai::Level(Level::DEFAULT)));
         assert_eq!(
-            "level:7".parse::<Ai>().map(|a| a.to_string()),
-            Ok("7".into())
+            "level:13".parse::<Ai>().map(|a| a.to_string()),
+            Ok("13".into())
         );
         assert!("minimax:0".parse::<Ai>().is_err());
         assert!("chess:3".parse::<Ai>().is_err());
         assert!("".parse::<Ai>().is_err());
-        for ai in ["random", "greedy", "negascout-tt:3", "hard", "17"] {
+        for ai in ["random", "greedy", "negascout-tt:3", "hard", "club", "17"] {
             assert_eq!(ai.parse::<Ai>().unwrap().to_string(), ai);
         }
     }

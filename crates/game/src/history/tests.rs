@@ -81,7 +81,7 @@ fn a_game_is_recorded_from_its_first_move_with_times_and_evaluations() {
     reversi_engine::book::set_process_book(None);
     let log = memory_log();
     let mut s = Session::with_log(
-        settings(8, "human", "ai:1"),
+        settings(8, "human", "ai:3"),
         Some(LogHandle::new(log.clone())),
     );
     assert_eq!(s.log_id(), None);
@@ -100,7 +100,7 @@ fn a_game_is_recorded_from_its_first_move_with_times_and_evaluations() {
     assert_eq!(stored.info.white.level.as_deref(), Some("beginner"));
     assert_eq!(stored.moves.len(), 4);
     assert!(stored.moves.iter().all(|m| m.time_ms.is_some()));
-    // The person's moves have no evaluation; level 1's carry its search's score.
+    // The person's moves have no evaluation; level 3's carry its search's score.
     assert_eq!(stored.moves[0].eval, None);
     assert!(stored.moves[1].eval.is_some(), "{:?}", stored.moves[1]);
     assert_eq!(
