@@ -192,7 +192,7 @@ impl Report {
         )?;
         writeln!(
             f,
-            "\nlevel               games  moves  mean disc loss a move  rating  s/game"
+            "\nlevel                   games  moves  mean disc loss a move  rating  s/game"
         )?;
         for l in &s.levels {
             let secs = self
@@ -202,7 +202,7 @@ impl Report {
                 .map_or_else(|| "kept".to_string(), |(_, secs)| format!("{secs:.1}"));
             writeln!(
                 f,
-                "{:<18}  {:>5}  {:>5}  {:>21.3}  {:>6}  {secs:>6}",
+                "{:<22}  {:>5}  {:>5}  {:>21.3}  {:>6}  {secs:>6}",
                 l.level.to_string(),
                 l.games,
                 l.moves,
