@@ -353,13 +353,20 @@ pub fn run(
         ),
         Some(table) => {
             let list: Vec<String> = levels.iter().map(|l| l.level.get().to_string()).collect();
-            let note = format!(
-                "{} Levels {} measured again: {} games each (seed {}).",
-                table.note,
-                list.join(", "),
-                opts.level_games,
-                opts.seed
-            );
+            let note = if list.len() == 1 {
+                format!(
+                    "{} Level {} measured again: {} games (seed {}).",
+                    table.note, list[0], opts.level_games, opts.seed
+                )
+            } else {
+                format!(
+                    "{} Levels {} measured again: {} games each (seed {}).",
+                    table.note,
+                    list.join(", "),
+                    opts.level_games,
+                    opts.seed
+                )
+            };
             let mut merged: Vec<LevelLoss> = table
                 .levels
                 .iter()

@@ -28,7 +28,12 @@ pub fn run() -> anyhow::Result<ExitCode> {
             },
             s.allowance.map_or_else(
                 || "never".to_string(),
-                |a| format!("{}% of moves, up to {} discs", a.rate_percent, a.max_loss)
+                |a| format!(
+                    "{}% of moves, up to {} disc{}",
+                    a.rate_percent,
+                    a.max_loss,
+                    if a.max_loss == 1 { "" } else { "s" }
+                )
             ),
         )?;
     }
