@@ -201,8 +201,9 @@ impl Level {
     /// The level of `reversi play --white ai`.
     pub const DEFAULT: Level = Level(10);
 
-    /// The named levels, weakest first: the ladder of docs/ladder.md, each about 100–200
-    /// Elo above the one before it, from the first level a new player can beat to perfect.
+    /// The named levels, weakest first: the ladder of docs/ladder.md, chosen from matches so
+    /// that each is 100–200 Elo above the one before it (that page says which rungs are
+    /// measured so far).
     pub const NAMED: [(&'static str, Level); 12] = [
         ("beginner", Level(3)),
         ("novice", Level(4)),
@@ -365,12 +366,12 @@ mod tests {
     #[test]
     fn perfect_plays_as_level_24_until_a_solve_is_near() {
         let perfect = Level::parse("perfect").unwrap();
-        let master = Level(24);
-        assert_eq!(perfect.at(31), master);
+        let level_24 = Level(24);
+        assert_eq!(perfect.at(31), level_24);
         assert_eq!(perfect.at(30), perfect);
-        assert_eq!(master.at(50), master);
+        assert_eq!(level_24.at(50), level_24);
         let spec = perfect.spec();
-        assert_eq!(spec.move_time(40), master.spec().time);
+        assert_eq!(spec.move_time(40), level_24.spec().time);
         assert_eq!(spec.move_time(26), spec.time);
     }
 

@@ -334,7 +334,29 @@ pub fn run(
         levels.push(measured);
         level_seconds.push((level, secs));
     }
-    let (note, levels) = match &opts.update {
+    let (note, levels) = table_note_and_levels(opts, sampled, levels);
+    Ok(Report {
+        scale: HumanScale {
+            analysis_level: opts.analysis_level,
+            note,
+            bands,
+            curve,
+            levels,
+        },
+        people,
+        level_seconds,
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// The table's note and levels: a new table's, or for an update the updated table's note
+/// and its levels with the `measured` ones in place of theirs, by level.
+fn table_note_and_levels(
+    opts: &Options,
+    sampled: usize,
+    measured: Vec<LevelLoss>,
+) -> (String, Vec<LevelLoss>) {
+    match &opts.update {
         None => (
             format!(
                 "Sample: {sampled} WTHOR games from {} on whose players both have {}+ games, \
@@ -349,10 +371,10 @@ pub fn run(
                 opts.analysis_level.get(),
                 opts.level_games
             ),
-            levels,
+            measured,
         ),
         Some(table) => {
-            let list: Vec<String> = levels.iter().map(|l| l.level.get().to_string()).collect();
+            let list: Vec<String> = measured.iter().map(|l| l.level.get().to_string()).collect();
             let note = if list.len() == 1 {
                 format!(
                     "{} Level {} measured again: {} games (seed {}).",
@@ -370,26 +392,14 @@ pub fn run(
             let mut merged: Vec<LevelLoss> = table
                 .levels
                 .iter()
-                .filter(|kept| levels.iter().all(|l| l.level != kept.level))
+                .filter(|kept| measured.iter().all(|l| l.level != kept.level))
                 .cloned()
                 .collect();
-            merged.extend(levels);
+            merged.extend(measured);
             merged.sort_by_key(|l| l.level);
             (note, merged)
         }
-    };
-    Ok(Report {
-        scale: HumanScale {
-            analysis_level: opts.analysis_level,
-            note,
-            bands,
-            curve,
-            levels,
-        },
-        people,
-        level_seconds,
-        seconds: started.elapsed().as_secs_f64(),
-    })
+    }
 }
 
 /// The people's side of the measure.
