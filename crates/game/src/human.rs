@@ -11,6 +11,7 @@ use reversi_engine::levels::Level;
 use reversi_engine::rng::XorShift64;
 
 use crate::analysis::{Analysis, Verdict};
+use crate::ladder::{self, Rung};
 
 /// The shipped table's text.
 const SHIPPED: &str = include_str!("../data/human-scale.txt");
@@ -75,20 +76,26 @@ pub struct Curve {
     pub high: f64,
 }
 
-/// A rating read off the curve.
+/// A rating read off the curve, or for a level above what the curve can judge, climbed to
+/// by the ladder's rungs.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct HumanRating {
-    /// The rating, within the curve's range.
+    /// The rating, within the curve's range unless `by_ladder`.
     pub rating: f64,
     /// Where the curve's range held it: below (`Less`), above (`Greater`) or not (`Equal`).
     pub held: std::cmp::Ordering,
+    /// A level's rating from a lower level's plus the Elo of the rungs between them
+    /// ([`HumanScale::level_rating_on`]), not from its own disc loss.
+    pub by_ladder: bool,
 }
 
 impl fmt::Display for HumanRating {
-    /// Rounded to ten points: `1650`, `2300+` at the top of the range, `under 700` at the foot.
+    /// Rounded to ten points: `1650`, `2300+` at the top of the range, `under 700` at the foot,
+    /// `~2450` by the ladder.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let r = (self.rating / 10.0).round() * 10.0;
         match self.held {
+            _ if self.by_ladder => write!(f, "~{r:.0}"),
             std::cmp::Ordering::Greater => write!(f, "{r:.0}+"),
             std::cmp::Ordering::Less => write!(f, "under {r:.0}"),
             std::cmp::Ordering::Equal => write!(f, "{r:.0}"),
@@ -170,16 +177,19 @@ impl Curve {
             HumanRating {
                 rating: self.high,
                 held: std::cmp::Ordering::Greater,
+                by_ladder: false,
             }
         } else if raw < self.low || raw.is_nan() {
             HumanRating {
                 rating: self.low,
                 held: std::cmp::Ordering::Less,
+                by_ladder: false,
             }
         } else {
             HumanRating {
                 rating: raw,
                 held: std::cmp::Ordering::Equal,
+                by_ladder: false,
             }
         }
     }
@@ -263,6 +273,33 @@ impl HumanScale {
             .iter()
             .find(|l| l.level == level)
             .map(|l| self.curve.rating(l.mean_loss))
+    }
+
+    /// A level's rating with the ladder's `rungs`: its own loss's reading where that judges
+    /// it (a level below the analysis level, read within the curve); otherwise, when a rung
+    /// ends at it, the rating of the rung's lower level plus the rung's Elo, climbing down
+    /// the rungs to a level its loss judges. An analysis cannot see the mistakes of a level
+    /// that searches as deep as itself, so those levels lose little and read at the curve's
+    /// top whatever their strength. Without such a chain, a level below the analysis level
+    /// keeps its own reading (held at the curve's end, or none if not measured), and one at
+    /// or above it has none.
+    #[must_use]
+    pub fn level_rating_on(&self, level: Level, rungs: &[Rung]) -> Option<HumanRating> {
+        let judged = level < self.analysis_level;
+        let own = self.level_rating(level).filter(|_| judged);
+        if own.is_some_and(|r| r.held == std::cmp::Ordering::Equal) {
+            return own;
+        }
+        ladder::rung_below(rungs, level)
+            .and_then(|rung| {
+                let below = self.level_rating_on(rung.low, rungs)?;
+                (below.held == std::cmp::Ordering::Equal).then_some(HumanRating {
+                    rating: below.rating + rung.elo,
+                    held: std::cmp::Ordering::Equal,
+                    by_ladder: true,
+                })
+            })
+            .or(own)
     }
 
     /// Each side's performance in an analysed game from its moves after the first
@@ -437,10 +474,11 @@ impl HumanScale {
     }
 }
 
-/// "plays like a 1650 tournament player" for a level in the shipped table, else `None`.
+/// A level's rating on the shipped table and the shipped ladder
+/// ([`HumanScale::level_rating_on`]), else `None`.
 #[must_use]
 pub fn level_rating(level: Level) -> Option<HumanRating> {
-    HumanScale::shipped().and_then(|t| t.level_rating(level))
+    HumanScale::shipped().and_then(|t| t.level_rating_on(level, ladder::shipped()))
 }
 
 /// "plays like a 1650 tournament player" for a level the shipped table rates.
@@ -509,6 +547,57 @@ mod tests {
         if let Some(t) = HumanScale::shipped() {
             assert!(t.curve.slope < 0.0);
             assert!(t.curve.rating(1.0).rating >= t.curve.rating(2.0).rating);
+        }
+    }
+
+    #[test]
+    fn levels_the_analysis_cannot_judge_climb_the_ladder() {
+        let mut s = scale();
+        s.levels.push(LevelLoss {
+            level: Level::new(5).unwrap(),
+            games: 4,
+            moves: 120,
+            mean_loss: 0.2,
+        });
+        let rungs = ladder::parse("rung 3 5 150 100 200 200\nrung 5 7 120 60 180 60\n").unwrap();
+        let level = |n| Level::new(n).unwrap();
+        // Level 3, below the analysis level (4) and within the curve: its own loss.
+        let three = s.level_rating_on(level(3), &rungs).unwrap();
+        assert_eq!(three, s.level_rating(level(3)).unwrap());
+        assert!(!three.by_ladder && three.held == std::cmp::Ordering::Equal);
+        // Level 5 reads at the curve's top by its loss; the rung from level 3 places it.
+        assert_eq!(
+            s.level_rating(level(5)).unwrap().held,
+            std::cmp::Ordering::Greater
+        );
+        let five = s.level_rating_on(level(5), &rungs).unwrap();
+        assert!(five.by_ladder);
+        assert!((five.rating - (three.rating + 150.0)).abs() < 1e-9);
+        // Level 7 is not measured at all: two rungs up.
+        let seven = s.level_rating_on(level(7), &rungs).unwrap();
+        assert!((seven.rating - (three.rating + 270.0)).abs() < 1e-9);
+        assert_eq!(
+            seven.to_string(),
+            format!("~{:.0}", (seven.rating / 10.0).round() * 10.0)
+        );
+        // Without a rung, a level below the analysis level keeps its own reading; one the
+        // analysis cannot judge has none, measured or not.
+        assert_eq!(s.level_rating_on(level(3), &[]), Some(three));
+        assert_eq!(s.level_rating_on(level(5), &[]), None);
+        assert_eq!(s.level_rating_on(level(9), &rungs), None);
+        // A chain that ends at a level read at the curve's end gives no ladder rating.
+        let from_two = ladder::parse("rung 2 6 100 50 150 200\n").unwrap();
+        assert_eq!(s.level_rating_on(level(6), &from_two), None);
+    }
+
+    #[test]
+    fn the_named_levels_rise_on_the_shipped_scale() {
+        let mut last = f64::NEG_INFINITY;
+        for (name, level) in Level::NAMED {
+            let r = level_rating(level).unwrap_or_else(|| panic!("{name} has no rating"));
+            assert_eq!(r.held, std::cmp::Ordering::Equal, "{name}: {r}");
+            assert!(r.rating > last, "{name}: {r} after {last}");
+            last = r.rating;
         }
     }
 

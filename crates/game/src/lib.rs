@@ -16,6 +16,7 @@ pub mod convert;
 mod explorer;
 mod history;
 pub mod human;
+pub mod ladder;
 mod log;
 mod player;
 mod printable;

@@ -67,8 +67,12 @@ pub fn run() -> anyhow::Result<ExitCode> {
              `reversi history analyze` does). The ratings are Elo fitted to the WTHOR \
              database's games, the median player with 20 or more games at 1500; the curve from \
              loss to rating is fitted on rating bands of a sample of their games (`2300+`: beyond \
-             the bands measured). Levels not measured show nothing. docs/human-scale.md has the \
-             method and the tables; `reversi train human-scale` measures them again.",
+             the bands measured). An analysis cannot see the mistakes of a level as deep as \
+             itself, so from level {} up a named level's rating (`~2400`) is the named level \
+             below it plus the Elo their match measured (the ladder). Other levels show nothing. \
+             docs/human-scale.md has the method and the tables; `reversi train human-scale` \
+             measures them again.",
+            scale.analysis_level.get(),
             scale.analysis_level.get()
         )?;
     }

@@ -23,7 +23,7 @@ pub struct LevelView {
     /// How often and how far the level strays from its best move, when it does.
     stray_percent: u8,
     stray_max_loss: i32,
-    /// The tournament rating the level plays like (`1650`, `2300+`), when measured.
+    /// The tournament rating the level plays like (`1650`, `2300+`, `~2400` by the ladder), when rated.
     human_rating: Option<String>,
     /// Whether the human scale is measured at this level: the analysis that rates a game.
     human_scale: bool,
