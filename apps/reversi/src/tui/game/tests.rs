@@ -393,8 +393,13 @@ fn the_menu_leads_to_a_new_game_and_help() {
     key(&mut app, KeyCode::Right);
     key(&mut app, KeyCode::Down);
     key(&mut app, KeyCode::Down);
-    // human, beginner … hard (the default), strong … perfect, greedy, random.
-    for _ in 0..6 {
+    // human, beginner … hard (the default), strong … perfect, greedy, random: one step past
+    // the named levels above the default.
+    let default_at = reversi_engine::levels::Level::NAMED
+        .iter()
+        .position(|&(_, l)| l == reversi_engine::levels::Level::DEFAULT)
+        .unwrap();
+    for _ in default_at..reversi_engine::levels::Level::NAMED.len() {
         key(&mut app, KeyCode::Right);
     }
     let screen = text(&app);
