@@ -412,8 +412,7 @@ mod tests {
                     assert!(b.max_loss >= 1 && b.max_loss <= 6 && b.rate_percent <= 50);
                     if n > 6 {
                         assert!(
-                            b.max_loss < a.max_loss
-                                || (b.max_loss == a.max_loss && b.rate_percent < a.rate_percent),
+                            (b.max_loss, b.rate_percent) < (a.max_loss, a.rate_percent),
                             "level {n} strays as much as level {}",
                             n - 1
                         );
