@@ -80,6 +80,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Bench { what, weights }) => match what {
             None => bench::engine::run(weights.as_deref()),
             Some(BenchCommand::Perft { depth }) => bench::perft(depth),
+            Some(BenchCommand::Eval {
+                weights: file,
+                rounds,
+            }) => bench::eval(file.as_deref(), rounds),
             Some(BenchCommand::Algorithms {
                 depth,
                 positions,

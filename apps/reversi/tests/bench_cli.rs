@@ -102,3 +102,46 @@ fn the_bench_signature_is_the_same_in_every_kernel_set() {
         assert_eq!(signature(&out), signature(&fastest), "{tier}: {out}");
     }
 }
+
+/// The checksum `reversi bench eval` prints after timing.
+fn eval_checksum(out: &str) -> String {
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("evaluation, ") && l.contains(" ns/call"))
+        .unwrap_or_else(|| panic!("no evaluation line in {out}"));
+    line[line.find("(checksum ").unwrap_or_else(|| panic!("{line}"))..].to_string()
+}
+
+#[test]
+fn the_evaluation_bench_sums_the_same_values_in_every_kernel_set() {
+    let run = |args: &[&str], kernel: &str| {
+        TestCommand::new(env!("CARGO_BIN_EXE_reversi"))
+            .args(["bench", "eval", "--rounds", "1"])
+            .args(args)
+            .env("REVERSI_KERNEL", kernel)
+            .run()
+            .assert_success()
+            .stdout
+    };
+    let shipped = eval_checksum(&run(&[], "x86-64-v4"));
+    assert_eq!(eval_checksum(&run(&[], "portable")), shipped);
+    // Another weights file evaluates the same positions to other values.
+    let gen2 = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../crates/engine/weights/eval-gen2.bin"
+    );
+    assert_ne!(
+        eval_checksum(&run(&["--weights", gen2], "portable")),
+        shipped
+    );
+}
+
+#[test]
+fn the_evaluation_bench_names_a_missing_weights_file() {
+    let err = TestCommand::new(env!("CARGO_BIN_EXE_reversi"))
+        .args(["bench", "eval", "--weights", "/nonexistent/w.bin"])
+        .run()
+        .assert_failure()
+        .stderr;
+    assert!(err.contains("/nonexistent/w.bin"), "{err}");
+}

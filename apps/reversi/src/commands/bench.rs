@@ -47,6 +47,18 @@ pub enum BenchCommand {
         #[arg(long, value_parser = crate::options::threads)]
         threads: Option<usize>,
     },
+    /// The static evaluation's speed: nanoseconds a call over the leaves of small trees
+    /// (three plies below fixed 8x8 positions, in the order a search meets them, so that
+    /// consecutive calls share most of their table entries); with the shipped weights or
+    /// `--weights`.
+    Eval {
+        /// Evaluate with this weights file (either format) instead of the shipped one.
+        #[arg(long)]
+        weights: Option<PathBuf>,
+        /// Passes over the positions.
+        #[arg(long, default_value_t = 500)]
+        rounds: usize,
+    },
     /// Perft and move-generation speed on 8x8, each kernel set the CPU runs side by side.
     Perft {
         /// Perft depth from the start position.
@@ -104,6 +116,59 @@ pub fn perft(depth: u32) -> anyhow::Result<ExitCode> {
         )?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The evaluation's time a call, best of three timings of `rounds` passes over fixed positions.
+pub fn eval(weights: Option<&std::path::Path>, rounds: usize) -> anyhow::Result<ExitCode> {
+    use reversi_engine::eval::Evaluator;
+    let eval: std::sync::Arc<dyn Evaluator> = match weights {
+        Some(path) => std::sync::Arc::new(reversi_train::load_eval(path)?),
+        None => reversi_train::shipped_eval()?,
+    };
+    let boards = tree_leaves();
+    let mut acc = 0i64;
+    // Load the tables and warm the caches before timing.
+    for b in &boards {
+        acc += i64::from(eval.evaluate(*b, u64::MAX));
+    }
+    let mut best = f64::INFINITY;
+    for _ in 0..3 {
+        let t = Instant::now();
+        for _ in 0..rounds.max(1) {
+            for b in &boards {
+                acc += i64::from(eval.evaluate(std::hint::black_box(*b), u64::MAX));
+            }
+        }
+        let n = (rounds.max(1) * boards.len()) as f64;
+        best = best.min(t.elapsed().as_secs_f64() * 1e9 / n);
+    }
+    outln!(
+        "evaluation, {}: {best:.1} ns/call, best of 3 x {} calls (checksum {acc})",
+        kernel::selected().name(),
+        rounds.max(1) * boards.len()
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The leaves three plies below every 256th position of [`sample_boards`], depth first.
+fn tree_leaves() -> Vec<Board> {
+    fn walk(b: Board, depth: u32, out: &mut Vec<Board>) {
+        let mut m = b.moves();
+        if depth == 0 || m == 0 {
+            out.push(b);
+            return;
+        }
+        while m != 0 {
+            let sq = m.trailing_zeros();
+            m &= m - 1;
+            walk(b.play(sq), depth - 1, out);
+        }
+    }
+    let mut out = Vec::new();
+    for b in sample_boards(4096).into_iter().step_by(256) {
+        walk(b, 3, &mut out);
+    }
+    out
 }
 
 fn sample_boards(n: usize) -> Vec<Board> {
