@@ -41,6 +41,7 @@ pub mod eval;
 mod flip;
 mod heuristic;
 pub mod kernel;
+mod lanes;
 pub mod levels;
 mod mobility;
 pub mod pattern;

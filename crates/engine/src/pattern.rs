@@ -24,6 +24,7 @@ use std::sync::{Arc, OnceLock};
 
 use crate::eval::{Evaluator, HandEval, WithOrdering};
 use crate::kernel;
+use crate::lanes::{Lanes, LANES};
 #[cfg(test)]
 use crate::ternary::{ternary, ternary_portable};
 use crate::Board;
@@ -79,6 +80,9 @@ struct Probe {
 /// output weights and the output bias.
 struct Head;
 
+/// The slope of the head's leaky ReLU below zero.
+const LEAK: f32 = 1.0 / 16.0;
+
 impl Head {
     /// The output of a stage's `head` (of `z.len()` units, `z` their scratch) for inputs `x`.
     #[inline(always)]
@@ -93,12 +97,35 @@ impl Head {
                 *zi += w * xj;
             }
         }
-        let mut y = out_bias.first().copied().unwrap_or(0.0);
-        for (&zi, &w) in z.iter().zip(out) {
-            let a = if zi > 0.0 { zi } else { zi / 16.0 };
-            y += w * a;
+        out_bias.first().copied().unwrap_or(0.0) + Self::reduce(z, out)
+    }
+
+    /// The output layer's sum over the units `z` (leaky ReLU, then the weights `out`), in
+    /// eight running sums added in a fixed tree: the same order in every kernel set, a
+    /// vector step per eight units where the CPU has them (one running sum is a chain of
+    /// dependent additions). max(z, z/16) is the leaky ReLU without a branch.
+    #[inline(always)]
+    fn reduce(z: &[f32], out: &[f32]) -> f32 {
+        let mut lanes = [0f32; LANES];
+        for (zs, ws) in z.chunks_exact(LANES).zip(out.chunks_exact(LANES)) {
+            for ((lane, &zi), &w) in lanes.iter_mut().zip(zs).zip(ws) {
+                *lane += w * zi.max(zi * LEAK);
+            }
         }
-        y
+        let tail = z
+            .chunks_exact(LANES)
+            .remainder()
+            .iter()
+            .zip(out.chunks_exact(LANES).remainder())
+            .fold(0.0, |sum, (&zi, &w)| sum + w * zi.max(zi * LEAK));
+        Head::tree(lanes) + tail
+    }
+
+    /// The eight running sums added in a fixed tree.
+    #[inline(always)]
+    fn tree(lanes: Lanes) -> f32 {
+        let [l0, l1, l2, l3, l4, l5, l6, l7] = lanes;
+        ((l0 + l4) + (l1 + l5)) + ((l2 + l6) + (l3 + l7))
     }
 
     /// Floats of one stage's head of `hidden` units.
@@ -222,7 +249,8 @@ impl PatternEval {
 
 /// The sum of the weights compiled once per kernel set ([`crate::kernel::multiversion`]).
 mod versions {
-    use super::{scalars_of, Head, PatternEval, GROUPS, HEAD_INPUTS, MAX_HIDDEN};
+    use super::{scalars_of, Head, PatternEval, GROUPS, HEAD_INPUTS, LEAK, MAX_HIDDEN};
+    use crate::lanes::{Lanes, LANES};
     use crate::Board;
 
     crate::kernel::multiversion! {
@@ -270,7 +298,7 @@ mod versions {
                     // The shipped width as a constant keeps the units in registers; the
                     // same operations in the same order either way.
                     let y = if h == 32 {
-                        Head::output(&x, head, &mut [0f32; 32])
+                        head32(&x, head)
                     } else {
                         Head::output(&x, head, &mut [0f32; MAX_HIDDEN][..h])
                     };
@@ -289,6 +317,37 @@ mod versions {
                 }
             }
             sum
+        }
+
+        /// [`Head::output`] for the shipped width, 32 units, in four vector steps an input:
+        /// the same operations in the same order, so the same value.
+        #[inline]
+        #[must_use]
+        fn head32(x: &[f32; HEAD_INPUTS], head: &[f32]) -> f32 {
+            const H: usize = 32;
+            const STEPS: usize = H / LANES;
+            let (Some(weights), Some(bias), Some(out), Some(&out_bias)) = (
+                head.get(..HEAD_INPUTS * H),
+                head.get(HEAD_INPUTS * H..HEAD_INPUTS * H + H),
+                head.get(HEAD_INPUTS * H + H..HEAD_INPUTS * H + 2 * H),
+                head.get(HEAD_INPUTS * H + 2 * H),
+            ) else {
+                return 0.0;
+            };
+            let lanes = |v: &[f32], k: usize| -> Lanes {
+                std::array::from_fn(|i| v.get(k * LANES + i).copied().unwrap_or(0.0))
+            };
+            let mut z: [Lanes; STEPS] = std::array::from_fn(|k| lanes(bias, k));
+            for (column, &xj) in weights.chunks_exact(H).zip(x) {
+                for (k, zk) in z.iter_mut().enumerate() {
+                    axpy(zk, &lanes(column, k), xj);
+                }
+            }
+            let mut acc = [0f32; LANES];
+            for (k, zk) in z.iter().enumerate() {
+                leaky_dot(&mut acc, zk, &lanes(out, k), LEAK);
+            }
+            out_bias + Head::tree(acc)
         }
     }
 }
