@@ -126,6 +126,7 @@ pub fn eval(weights: Option<&std::path::Path>, rounds: usize) -> anyhow::Result<
         None => reversi_train::shipped_eval()?,
     };
     let boards = tree_leaves();
+    let rounds = rounds.max(1);
     let mut acc = 0i64;
     // Load the tables and warm the caches before timing.
     for b in &boards {
@@ -134,18 +135,18 @@ pub fn eval(weights: Option<&std::path::Path>, rounds: usize) -> anyhow::Result<
     let mut best = f64::INFINITY;
     for _ in 0..3 {
         let t = Instant::now();
-        for _ in 0..rounds.max(1) {
+        for _ in 0..rounds {
             for b in &boards {
                 acc += i64::from(eval.evaluate(std::hint::black_box(*b), u64::MAX));
             }
         }
-        let n = (rounds.max(1) * boards.len()) as f64;
+        let n = (rounds * boards.len()) as f64;
         best = best.min(t.elapsed().as_secs_f64() * 1e9 / n);
     }
     outln!(
         "evaluation, {}: {best:.1} ns/call, best of 3 x {} calls (checksum {acc})",
         kernel::selected().name(),
-        rounds.max(1) * boards.len()
+        rounds * boards.len()
     )?;
     Ok(ExitCode::SUCCESS)
 }
