@@ -43,6 +43,9 @@ pub struct FitJob {
     pub l2: f32,
     /// The L2 penalty pulls towards the start weights instead of zero (tables only).
     pub l2_to_start: bool,
+    /// The pattern tables keep the start's values; the scalars, mobility patterns and head
+    /// learn (tables only).
+    pub keep_patterns: bool,
     /// Positions per Adam step (`None`: 256 for tables, 1024 for networks).
     pub batch: Option<usize>,
     /// What to fit.
@@ -157,6 +160,7 @@ pub fn run(a: &FitJob, progress: &dyn Progress) -> Result<Fitted, Error> {
         learning_rate: a.lr.unwrap_or(0.02),
         l2: a.l2,
         l2_to_start: a.l2_to_start,
+        keep_patterns: a.keep_patterns,
         batch: a.batch.unwrap_or(256),
         window: a.window,
         stages: usize::from(a.stages),

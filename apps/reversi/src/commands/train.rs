@@ -138,6 +138,10 @@ pub struct FitArgs {
     /// The L2 penalty pulls towards the `--start` weights instead of zero (tables only).
     #[arg(long, requires = "start")]
     pub l2_to_start: bool,
+    /// The pattern tables keep the `--start` weights (for example the tables a network
+    /// generates); only the scalars, the mobility patterns and the head learn (tables only).
+    #[arg(long, requires = "start")]
+    pub keep_patterns: bool,
     /// Positions per Adam step [default: 256 for tables, 1024 for networks].
     #[arg(long)]
     pub batch: Option<usize>,
@@ -406,6 +410,10 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
                 a.patterns.is_empty() || a.model == fit::Model::Tables,
                 "--patterns chooses table patterns; a network (--model net) fits them all"
             );
+            anyhow::ensure!(
+                !a.keep_patterns || a.model == fit::Model::Tables,
+                "--keep-patterns keeps table patterns; a network (--model net) fits them all"
+            );
             let patterns = if a.patterns.is_empty() {
                 u32::MAX
             } else {
@@ -424,6 +432,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
                 lr: a.lr,
                 l2: a.l2,
                 l2_to_start: a.l2_to_start,
+                keep_patterns: a.keep_patterns,
                 batch: a.batch,
                 model: a.model,
                 valid_from: a.valid_from,

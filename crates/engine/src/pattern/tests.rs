@@ -309,7 +309,7 @@ pub(super) fn quick(epochs: u32, seed: u64) -> FitOptions {
 }
 
 /// Random positions labelled with their disc difference (a target patterns can express).
-fn disc_difference_samples(seed: u64, n: usize) -> Vec<Sample> {
+pub(super) fn disc_difference_samples(seed: u64, n: usize) -> Vec<Sample> {
     random_positions(seed, n)
         .iter()
         .map(|b| Sample {

@@ -285,3 +285,48 @@ fn the_fit_with_both_additions_learns_and_does_not_depend_on_the_threads() {
     let w = fitted.weights(3, BOTH);
     assert_eq!(Weights::from_bytes(&w.to_bytes()), Ok(w));
 }
+
+#[test]
+fn a_fit_keeping_the_patterns_learns_only_the_rest() {
+    // The start: scrambled pattern tables without extras (as a network's generated tables
+    // come); the fit adds the mobility patterns and the head around them.
+    let set = pattern_set();
+    let start = Weights::from_discs(3, &scrambled_tables(30, set.features()));
+    let samples = super::disc_difference_samples(31, 40);
+    let opts = FitOptions {
+        extras: BOTH,
+        keep_patterns: true,
+        ..super::quick(2, 5)
+    };
+    let fitted = fit_model(&samples, &[], Some(&start), &opts, &|_| {});
+    let mut learnt = 0;
+    for (s, t) in fitted.tables.iter().enumerate() {
+        let kept = start.stage_discs(s);
+        assert_eq!(
+            t[..set.scalar_feature],
+            kept[..set.scalar_feature],
+            "stage {s}"
+        );
+        learnt += t[set.scalar_feature..]
+            .iter()
+            .filter(|&&x| x != 0.0)
+            .count();
+    }
+    // Without the option the same fit moves the patterns too.
+    let free = fit_model(
+        &samples,
+        &[],
+        Some(&start),
+        &FitOptions {
+            keep_patterns: false,
+            ..opts
+        },
+        &|_| {},
+    );
+    assert!(learnt > 0);
+    assert!(free
+        .tables
+        .iter()
+        .enumerate()
+        .any(|(s, t)| t[..set.scalar_feature] != start.stage_discs(s)[..set.scalar_feature]));
+}
