@@ -64,7 +64,8 @@ pub struct FitJob {
     pub threads: usize,
     /// Train on [`records::average_theoretical`]'s labels.
     pub average_labels: bool,
-    /// Generation 3's mobility patterns and head (tables only; none: generations 1-2).
+    /// Generation 3's mobility patterns and head (none: generations 1-2); a network learns
+    /// them beside its networks.
     pub extras: Extras,
     /// The patterns fitted, one bit per entry of [`PATTERN_NAMES`] (tables only; `u32::MAX`:
     /// all); the others keep zero weights, which the evaluation skips.
@@ -211,6 +212,13 @@ fn run_net(
             NetWeights::from_bytes(&bytes).map_err(|e| Error::Weights(Some(p.to_path_buf()), e))?
         }
         None => NetWeights::init(a.generation, a.seed),
+    };
+    // Extras asked for and not in the start are added to it; a start's own extras stay
+    // unless others are asked for.
+    let start = if a.extras.is_none() || a.extras == start.extras {
+        start
+    } else {
+        start.with_extras(a.extras, a.seed)
     };
     let opts = NetFitOptions {
         epochs: a.epochs,

@@ -171,11 +171,13 @@ pub struct FitArgs {
     /// Train on the mean of the theoretical score and the last exact solve carried up the game.
     #[arg(long)]
     pub average_labels: bool,
-    /// Feature families beyond the patterns and scalars (tables only; generation 3):
+    /// Feature families beyond the patterns and scalars (generation 3; with `--model net`
+    /// learnt beside the networks):
     /// `mobility-patterns` (each side's legal moves on every pattern image, as a binary index).
     #[arg(long, value_delimiter = ',', value_parser = PossibleValuesParser::new(["mobility-patterns"]))]
     pub features: Vec<String>,
-    /// Hidden units of a head added to the sum (tables only; generation 3; 0: none): a
+    /// Hidden units of a head added to the sum (generation 3; 0: none; with `--model net`
+    /// learnt beside the networks): a
     /// leaky-ReLU layer over each pattern's sum, the scalars' sum and the phase.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=64))]
     pub head: u16,

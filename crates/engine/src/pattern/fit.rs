@@ -148,7 +148,7 @@ fn active(set: &PatternSet, b: Board, mobility: bool) -> ([u32; MAX_ACTIVE], usi
 }
 
 /// A seeded head's first parameters: small uniform weights, a zero output bias.
-fn init_head(hidden: usize, seed: u64) -> Vec<f32> {
+pub(super) fn init_head(hidden: usize, seed: u64) -> Vec<f32> {
     let mut rng = Rng(seed);
     let mut uniform =
         |scale: f32| (((rng.next() >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0) as f32 * scale;
@@ -161,9 +161,9 @@ fn init_head(hidden: usize, seed: u64) -> Vec<f32> {
 
 /// A stage's head in the weights file's layout ([`Extras`]): `hidden` rows of
 /// [`HEAD_INPUTS`] weights, the hidden biases, the output weights, the output bias.
-struct HeadNet<'a> {
-    hidden: usize,
-    p: &'a [f32],
+pub(super) struct HeadNet<'a> {
+    pub(super) hidden: usize,
+    pub(super) p: &'a [f32],
 }
 
 impl HeadNet<'_> {
@@ -180,7 +180,7 @@ impl HeadNet<'_> {
     }
 
     /// The output, keeping the hidden pre-activations in `z`.
-    fn forward(&self, x: &[f32; HEAD_INPUTS], z: &mut [f32; MAX_HIDDEN]) -> f32 {
+    pub(super) fn forward(&self, x: &[f32; HEAD_INPUTS], z: &mut [f32; MAX_HIDDEN]) -> f32 {
         let h = self.hidden;
         let (w1, rest) = self.p.split_at(HEAD_INPUTS * h);
         let (b1, rest) = rest.split_at(h);
@@ -199,7 +199,7 @@ impl HeadNet<'_> {
 
     /// Adds `de` (the loss's derivative in the output) times the output's gradient to
     /// `grad`, and returns the output's derivative in each input.
-    fn backward(
+    pub(super) fn backward(
         &self,
         x: &[f32; HEAD_INPUTS],
         z: &[f32; MAX_HIDDEN],

@@ -21,13 +21,23 @@
 //! 24      4P    the parameters, f32 little-endian (see [`Layout`])
 //! 24+4P   4     CRC-32 (IEEE) of bytes 0..24+4P
 //! ```
+//!
+//! Version 2 adds generation 3's mobility patterns and head ([`Extras`]), learnt with the
+//! networks: bytes 24–25 say which families (bit 0: mobility patterns), bytes 26–27 the
+//! head's hidden units, and the parameters (from byte 28) go on after the scalars with each
+//! stage's mobility-pattern weights (in discs, the table file's order), then each stage's
+//! head (the table file's layout). A file without them is written as version 1.
 
 use super::weights::WeightsError;
-use super::{crc32, pattern_set, stage_empties, Weights, GROUPS, SCALAR_COUNT};
+use super::{crc32, pattern_set, stage_empties, Extras, Weights, GROUPS, MAX_HIDDEN, SCALAR_COUNT};
 
 const MAGIC: &[u8; 8] = b"RVPATNET";
+/// Without extras.
 const VERSION: u16 = 1;
+/// With the mobility patterns and head.
+const VERSION_EXTRAS: u16 = 2;
 const HEADER: usize = 24;
+const HEADER_EXTRAS: usize = 28;
 
 /// Hidden units in each of a pattern network's two layers.
 pub(crate) const HIDDEN: usize = 16;
@@ -204,8 +214,51 @@ pub struct NetWeights {
     pub generation: u16,
     /// Stages of the generated tables.
     pub stages: usize,
-    /// The parameters, laid out pattern by pattern, then the scalars.
+    /// The parameters, laid out pattern by pattern, then the scalars, then the extras'.
     pub params: Vec<f32>,
+    /// The mobility patterns and head learnt beside the networks (none: version 1).
+    pub extras: Extras,
+}
+
+/// Where the extras' parameters sit in [`NetWeights::params`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Tail {
+    /// Mobility-pattern weights a stage (0: none).
+    pub mobility_len: usize,
+    /// Start of stage 0's mobility-pattern weights.
+    pub mobility: usize,
+    /// The head's hidden units (0: none).
+    pub hidden: usize,
+    /// Head parameters a stage.
+    pub head_len: usize,
+    /// Start of stage 0's head.
+    pub head: usize,
+}
+
+impl Tail {
+    /// The extras' places for `stages` stages after the networks and scalars.
+    #[must_use]
+    pub(crate) fn of(extras: Extras, stages: usize) -> Tail {
+        let mobility_len = if extras.mobility {
+            pattern_set().features_with(true) - pattern_set().features()
+        } else {
+            0
+        };
+        let mobility = layout().len;
+        Tail {
+            mobility_len,
+            mobility,
+            hidden: extras.hidden,
+            head_len: extras.head_params(),
+            head: mobility + stages * mobility_len,
+        }
+    }
+
+    /// Parameters in all, the extras' included.
+    #[must_use]
+    pub(crate) fn len(&self, stages: usize) -> usize {
+        self.head + stages * self.head_len
+    }
 }
 
 impl NetWeights {
@@ -241,7 +294,48 @@ impl NetWeights {
             generation,
             stages: NET_STAGES,
             params,
+            extras: Extras::default(),
         }
+    }
+
+    /// The same networks with `extras` added (hidden units at most [`MAX_HIDDEN`]): zero
+    /// mobility-pattern weights, a head of small values from `seed`, as the table fit starts
+    /// them. Weights that already have extras keep what they have of the new ones.
+    #[must_use]
+    pub fn with_extras(self, extras: Extras, seed: u64) -> NetWeights {
+        let extras = Extras {
+            hidden: extras.hidden.min(MAX_HIDDEN),
+            ..extras
+        };
+        let (old, new) = (self.tail(), Tail::of(extras, self.stages));
+        let mut params = self.params[..layout().len].to_vec();
+        params.resize(new.len(self.stages), 0.0);
+        if old.mobility_len == new.mobility_len {
+            let (from, to) = (old.mobility, new.mobility);
+            let len = self.stages * new.mobility_len;
+            params[to..to + len].copy_from_slice(&self.params[from..from + len]);
+        }
+        for s in 0..self.stages {
+            let at = new.head + s * new.head_len;
+            let head = if old.head_len == new.head_len {
+                let from = old.head + s * old.head_len;
+                self.params[from..from + new.head_len].to_vec()
+            } else {
+                super::fit::init_head(new.hidden, seed.wrapping_add(s as u64))
+            };
+            params[at..at + new.head_len].copy_from_slice(&head[..new.head_len]);
+        }
+        NetWeights {
+            params,
+            extras,
+            ..self
+        }
+    }
+
+    /// Where these weights keep their extras' parameters.
+    #[must_use]
+    pub(crate) fn tail(&self) -> Tail {
+        Tail::of(self.extras, self.stages)
     }
 
     /// The values of every shared feature of stage `s`, in discs.
@@ -294,7 +388,15 @@ impl NetWeights {
                 });
             }
         });
-        Weights::from_discs(self.generation, &discs)
+        let tail = self.tail();
+        let mut heads = Vec::with_capacity(self.stages);
+        for (s, stage) in discs.iter_mut().enumerate() {
+            let at = tail.mobility + s * tail.mobility_len;
+            stage.extend_from_slice(&self.params[at..at + tail.mobility_len]);
+            let at = tail.head + s * tail.head_len;
+            heads.push(self.params[at..at + tail.head_len].to_vec());
+        }
+        Weights::from_parts(self.generation, self.extras, &discs, &heads)
     }
 
     /// The signature a file of these weights carries: the pattern set, the stages and the
@@ -308,14 +410,20 @@ impl NetWeights {
     /// The file's bytes.
     #[must_use]
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(HEADER + 4 * self.params.len() + 4);
+        let mut out = Vec::with_capacity(HEADER_EXTRAS + 4 * self.params.len() + 4);
+        let plain = self.extras.is_none();
         out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&VERSION.to_le_bytes());
+        let version = if plain { VERSION } else { VERSION_EXTRAS };
+        out.extend_from_slice(&version.to_le_bytes());
         out.extend_from_slice(&(self.stages as u16).to_le_bytes());
         out.extend_from_slice(&(self.params.len() as u32).to_le_bytes());
         out.extend_from_slice(&Self::signature(self.stages).to_le_bytes());
         out.extend_from_slice(&(HIDDEN as u16).to_le_bytes());
         out.extend_from_slice(&self.generation.to_le_bytes());
+        if !plain {
+            out.extend_from_slice(&u16::from(self.extras.mobility).to_le_bytes());
+            out.extend_from_slice(&(self.extras.hidden as u16).to_le_bytes());
+        }
         for p in &self.params {
             out.extend_from_slice(&p.to_le_bytes());
         }
@@ -339,11 +447,16 @@ impl NetWeights {
         let u16_at = |at: usize| u16::from_le_bytes([b[at], b[at + 1]]);
         let u32_at = |at: usize| u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]]);
         let version = u16_at(8);
-        if version != VERSION {
-            return Err(WeightsError::Version(version));
+        let header = match version {
+            VERSION => HEADER,
+            VERSION_EXTRAS => HEADER_EXTRAS,
+            _ => return Err(WeightsError::Version(version)),
+        };
+        if b.len() < header + 4 {
+            return Err(WeightsError::TooShort { len: b.len() });
         }
         let count = u32_at(12) as usize;
-        let expected = HEADER + 4 * count + 4;
+        let expected = header + 4 * count + 4;
         if b.len() != expected {
             return Err(WeightsError::Length {
                 expected,
@@ -355,11 +468,23 @@ impl NetWeights {
         if stored != computed {
             return Err(WeightsError::Checksum { stored, computed });
         }
+        let extras = if version == VERSION_EXTRAS {
+            let (families, hidden) = (u16_at(24), u16_at(26));
+            if families > 1 || usize::from(hidden) > MAX_HIDDEN {
+                return Err(WeightsError::Extras { families, hidden });
+            }
+            Extras {
+                mobility: families == 1,
+                hidden: usize::from(hidden),
+            }
+        } else {
+            Extras::default()
+        };
         let stages = u16_at(10);
         let signature = u32_at(16);
         let shape_ok = usize::from(stages) == NET_STAGES
             && usize::from(u16_at(20)) == HIDDEN
-            && count == layout().len
+            && count == Tail::of(extras, usize::from(stages)).len(usize::from(stages))
             && signature == Self::signature(usize::from(stages));
         if !shape_ok {
             return Err(WeightsError::Shape {
@@ -368,7 +493,7 @@ impl NetWeights {
                 signature,
             });
         }
-        let params = b[HEADER..HEADER + 4 * count]
+        let params: Vec<f32> = b[header..header + 4 * count]
             .chunks_exact(4)
             .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect();
@@ -376,6 +501,7 @@ impl NetWeights {
             generation: u16_at(22),
             stages: usize::from(stages),
             params,
+            extras,
         })
     }
 

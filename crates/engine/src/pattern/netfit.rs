@@ -4,13 +4,34 @@
 //! instances' network outputs and its scalars' quadratics, at its stage's phase; the error
 //! is propagated back through every network it used. Deterministic for a seed whatever the
 //! threads: a batch is cut into a fixed number of parts whose gradients are summed in order.
+//!
+//! Weights with extras ([`NetWeights::with_extras`]) learn generation 3's mobility patterns
+//! and head together with the networks: the head reads each pattern's sum of network
+//! outputs, and its derivative in that sum scales the error sent back into the pattern's
+//! network, as the table fit does for its tables. The mobility-pattern weights are many
+//! (7,188 a stage) and a position touches 108, so they take sparse Adam steps (each weight
+//! its own step count) instead of a dense pass over all of them every batch.
 
-use super::fit::Sample;
-use super::net::{self, forward, layout, leaky, net_parts, NetWeights, HIDDEN, LEAK};
-use super::{pattern_set, stage, PatternEval, ACTIVE, SCALE};
+use super::fit::{HeadNet, Sample};
+use super::net::{self, forward, layout, leaky, net_parts, NetWeights, Tail, HIDDEN, LEAK};
+use super::{
+    pattern_set, stage, PatternEval, ACTIVE, GROUPS, HEAD_INPUTS, MAX_HIDDEN, MOBILITY_ACTIVE,
+    SCALE,
+};
+
+/// The head's Adam step, as a share of the networks' (the table fit's head learns at a
+/// tenth of its tables' step, which is about three times the networks').
+const HEAD_STEP: f32 = 0.3;
+/// The mobility patterns' Adam step, as a multiple of the networks' (the table fit's
+/// step for tables).
+const MOBILITY_STEP: f32 = 3.0;
 
 /// Parts of a batch whose gradients are computed apart (and summed in order).
 const PARTS: usize = 8;
+
+/// A part's gradient: every parameter's but the mobility patterns' (dense), and those of
+/// the mobility patterns as (parameter, value) in the order the positions gave them.
+type Part = (Vec<f32>, Vec<(u32, f32)>);
 
 /// How to train.
 #[derive(Debug, Clone, PartialEq)]
@@ -78,26 +99,30 @@ impl Rows {
 /// networks' 16-wide rows are what the wider vectors speed up. The sums are in the same
 /// order in every version, so the result does not depend on the CPU.
 mod versions {
-    use super::{sample_gradient, Rows, Sample};
+    use super::{sample_gradient, Part, Rows, Sample, Tail};
 
     crate::kernel::multiversion! {
         /// The gradient of one position (see [`sample_gradient`]).
-        fn gradient(params: &[f32], rows: &Rows, s: &Sample, at: (f32, usize), scale: f32, grad: &mut [f32]) -> f32 {
-            sample_gradient(params, rows, s, at, scale, grad)
+        fn gradient(params: &[f32], rows: &Rows, tail: &Tail, s: &Sample, at: (f32, usize), scale: f32, part: &mut Part) -> f32 {
+            sample_gradient(params, rows, tail, s, at, scale, &mut part.0, &mut part.1)
         }
     }
 }
 
-/// Adds the squared error's gradient of one position, times `scale`, to `grad`; returns the
-/// error (prediction minus label).
+/// Adds the squared error's gradient of one position, times `scale`, to `grad` (the
+/// mobility patterns' to `sparse`, as parameter index and value); returns the error
+/// (prediction minus label).
+#[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn sample_gradient(
     params: &[f32],
     rows: &Rows,
+    tail: &Tail,
     s: &Sample,
     (t, st): (f32, usize),
     scale: f32,
     grad: &mut [f32],
+    sparse: &mut Vec<(u32, f32)>,
 ) -> f32 {
     let set = pattern_set();
     let l = layout();
@@ -105,6 +130,9 @@ fn sample_gradient(
     let instances = set.instances();
     let mut cache = [([0f32; HIDDEN], [0f32; HIDDEN]); ACTIVE];
     let mut pred = 0f32;
+    // The head's inputs: each pattern's sum, the scalars' sum (in eighths of a disc), the
+    // phase.
+    let mut x = [0f32; HEAD_INPUTS];
     for (k, &f) in active.iter().enumerate().take(instances) {
         let f = f as usize;
         let g = usize::from(set.canon[f].0);
@@ -112,13 +140,45 @@ fn sample_gradient(
         let r = &rows.rows[f][..usize::from(rows.len[f])];
         let (out, h1, h2) = forward(&params[l.nets[g]..], n, r, t, st);
         pred += out;
+        x[g] += out;
         cache[k] = (h1, h2);
     }
     for &f in &active[instances..] {
-        pred += params[net::scalar_at(l, f as usize - set.scalar_feature, st)];
+        let v = params[net::scalar_at(l, f as usize - set.scalar_feature, st)];
+        pred += v;
+        x[GROUPS.len()] += v;
+    }
+    let mut mobility = [0u32; MOBILITY_ACTIVE];
+    if tail.mobility_len > 0 {
+        let base = tail.mobility + st * tail.mobility_len - set.features();
+        for (m, &f) in mobility.iter_mut().zip(&set.active_mobility(s.board)) {
+            *m = (base + f as usize) as u32;
+            pred += params[*m as usize];
+        }
+    }
+    let head_at = tail.head + st * tail.head_len;
+    let head = (tail.hidden > 0).then(|| HeadNet {
+        hidden: tail.hidden,
+        p: &params[head_at..head_at + tail.head_len],
+    });
+    let mut z = [0f32; MAX_HIDDEN];
+    if let Some(head) = &head {
+        for xi in &mut x[..HEAD_INPUTS - 1] {
+            *xi /= 8.0;
+        }
+        x[HEAD_INPUTS - 1] = s.empties() as f32 / 30.0 - 1.0;
+        pred += head.forward(&x, &mut z);
     }
     let e = pred - f32::from(s.label);
     let d = scale * e;
+    // What the error is worth in each head input's sum: 1, plus the head's derivative.
+    let mut through = [1f32; HEAD_INPUTS];
+    if let Some(head) = &head {
+        let dx = head.backward(&x, &z, d, &mut grad[head_at..head_at + tail.head_len]);
+        for (w, dx) in through.iter_mut().zip(dx) {
+            *w += dx / 8.0;
+        }
+    }
     for (k, &f) in active.iter().enumerate().take(instances) {
         let f = f as usize;
         let g = usize::from(set.canon[f].0);
@@ -133,12 +193,15 @@ fn sample_gradient(
             (t, st),
             h1,
             h2,
-            d,
+            d * through[g],
             &mut grad[start..start + net::net_len(n)],
         );
     }
     for &f in &active[instances..] {
-        grad[net::scalar_at(l, f as usize - set.scalar_feature, st)] += d;
+        grad[net::scalar_at(l, f as usize - set.scalar_feature, st)] += d * through[GROUPS.len()];
+    }
+    if tail.mobility_len > 0 {
+        sparse.extend(mobility.iter().map(|&m| (m, d)));
     }
     e
 }
@@ -260,7 +323,13 @@ pub fn fit_net(
         })
         .collect();
     let n = w.params.len();
+    let tail = w.tail();
+    // The mobility patterns' weights learn by sparse steps; every other parameter densely.
+    let dense = [0..tail.mobility, tail.head..n];
     let (mut m, mut v) = (vec![0f32; n], vec![0f32; n]);
+    let mut sparse_steps = vec![0u32; n];
+    let mut sparse_grad = vec![0f32; n];
+    let mut touched: Vec<u32> = Vec::new();
     let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
     let mut step = 0i32;
     let mut order: Vec<u32> = (0..train.len() as u32).collect();
@@ -268,7 +337,7 @@ pub fn fit_net(
     let batch = opts.batch.max(PARTS);
     let threads = opts.threads.clamp(1, PARTS);
     let total_steps = (opts.epochs as usize * train.len().div_ceil(batch)).max(1);
-    let mut parts = vec![vec![0f32; n]; PARTS];
+    let mut parts: Vec<Part> = (0..PARTS).map(|_| (vec![0f32; n], Vec::new())).collect();
     for epoch in 1..=opts.epochs {
         for i in (1..order.len()).rev() {
             let j = (rng.next() % (i as u64 + 1)) as usize;
@@ -281,10 +350,12 @@ pub fn fit_net(
             let params = &w.params;
             let rows = &rows;
             let phase_of = &phase_of;
+            let tail = &tail;
+            let dense = &dense;
             let errors: Vec<f64> = std::thread::scope(|scope| {
                 let mut handles = Vec::new();
-                let mut bufs: Vec<(usize, &mut Vec<f32>)> = parts.iter_mut().enumerate().collect();
-                let mut groups: Vec<Vec<(usize, &mut Vec<f32>)>> =
+                let mut bufs: Vec<(usize, &mut Part)> = parts.iter_mut().enumerate().collect();
+                let mut groups: Vec<Vec<(usize, &mut Part)>> =
                     (0..threads).map(|_| Vec::new()).collect();
                 for (k, b) in bufs.drain(..) {
                     groups[k % threads].push((k, b));
@@ -292,8 +363,11 @@ pub fn fit_net(
                 for group in groups {
                     handles.push(scope.spawn(move || {
                         let mut out = Vec::new();
-                        for (k, buf) in group {
-                            buf.iter_mut().for_each(|x| *x = 0.0);
+                        for (k, part) in group {
+                            for r in dense {
+                                part.0[r.clone()].iter_mut().for_each(|x| *x = 0.0);
+                            }
+                            part.1.clear();
                             let mut part_se = 0f64;
                             let lo = (k * per).min(chunk.len());
                             let hi = ((k + 1) * per).min(chunk.len());
@@ -302,7 +376,7 @@ pub fn fit_net(
                                 let t = phase_of[s.empties() as usize];
                                 let e = crate::kernel::dispatch!(
                                     versions,
-                                    gradient(params, rows, s, t, scale, buf)
+                                    gradient(params, rows, tail, s, t, scale, part)
                                 );
                                 part_se += f64::from(e) * f64::from(e);
                             }
@@ -327,15 +401,41 @@ pub fn fit_net(
                 1.0 - b1.powi(step.min(100_000)),
                 1.0 - b2.powi(step.min(100_000)),
             );
-            for i in 0..n {
-                let mut g = 0f32;
-                for p in &parts {
-                    g += p[i];
+            for (r, step_share) in dense.iter().zip([1.0, HEAD_STEP]) {
+                let lr = lr * step_share;
+                for i in r.clone() {
+                    let mut g = 0f32;
+                    for (part, _) in &parts {
+                        g += part[i];
+                    }
+                    m[i] = b1 * m[i] + (1.0 - b1) * g;
+                    v[i] = b2 * v[i] + (1.0 - b2) * g * g;
+                    w.params[i] -= lr * (m[i] / c1) / ((v[i] / c2).sqrt() + eps);
                 }
+            }
+            // The mobility patterns: the parts' gradients summed in order, then one Adam
+            // step for each weight the batch touched, with its own step count.
+            for (_, sparse) in &parts {
+                for &(i, g) in sparse {
+                    let slot = &mut sparse_grad[i as usize];
+                    if *slot == 0.0 {
+                        touched.push(i);
+                    }
+                    // A zero sum stays listed once: mark it with a tiny non-zero value.
+                    *slot += g + f32::MIN_POSITIVE;
+                }
+            }
+            for &i in &touched {
+                let i = i as usize;
+                let g = std::mem::take(&mut sparse_grad[i]);
+                sparse_steps[i] = (sparse_steps[i] + 1).min(100_000);
+                let t = sparse_steps[i] as i32;
                 m[i] = b1 * m[i] + (1.0 - b1) * g;
                 v[i] = b2 * v[i] + (1.0 - b2) * g * g;
-                w.params[i] -= lr * (m[i] / c1) / ((v[i] / c2).sqrt() + eps);
+                let (c1, c2) = (1.0 - b1.powi(t), 1.0 - b2.powi(t));
+                w.params[i] -= lr * MOBILITY_STEP * (m[i] / c1) / ((v[i] / c2).sqrt() + eps);
             }
+            touched.clear();
         }
         let eval = PatternEval::new(&w.tables());
         let (valid_mae, valid_by_empties) = mae_by_empties(&eval, valid);
@@ -354,21 +454,33 @@ pub fn fit_net(
 #[cfg(test)]
 #[must_use]
 pub(crate) fn predict(w: &NetWeights, b: crate::Board) -> f32 {
-    let set = pattern_set();
-    let l = layout();
+    gradient_of(w, b, 0).0
+}
+
+/// The training's prediction for `b` (label 0, so also its error) and the gradient of the
+/// squared error in every parameter, the mobility patterns' summed in: for tests that
+/// compare it with finite differences.
+#[cfg(test)]
+#[must_use]
+pub(crate) fn gradient_of(w: &NetWeights, b: crate::Board, label: i8) -> (f32, Vec<f32>) {
+    let rows = Rows::build();
     let st = stage(b.empties().count_ones(), w.stages);
     let t = net::stage_phase(st, w.stages);
-    let active = set.active(b);
-    let mut pred = 0f32;
-    for &f in &active[..set.instances()] {
-        let (g, config) = set.canon[f as usize];
-        let g = usize::from(g);
-        let mut r = [0u8; 16];
-        let k = net::config_rows(config, l.squares[g], &mut r);
-        pred += forward(&w.params[l.nets[g]..], l.squares[g], &r[..k], t, st).0;
+    let mut grad = vec![0f32; w.params.len()];
+    let mut sparse = Vec::new();
+    let s = Sample { board: b, label };
+    let e = sample_gradient(
+        &w.params,
+        &rows,
+        &w.tail(),
+        &s,
+        (t, st),
+        2.0,
+        &mut grad,
+        &mut sparse,
+    );
+    for (i, g) in sparse {
+        grad[i as usize] += g;
     }
-    for &f in &active[set.instances()..] {
-        pred += w.params[net::scalar_at(l, f as usize - set.scalar_feature, st)];
-    }
-    pred
+    (e + f32::from(label), grad)
 }

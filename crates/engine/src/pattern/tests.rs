@@ -410,9 +410,125 @@ fn the_penalty_can_pull_towards_the_start() {
 
 /// Generation 3 (net.rs, netfit.rs).
 mod generated {
-    use super::super::net::{self, load_tables, NetWeights};
-    use super::super::netfit::{fit_net, predict, NetFitOptions};
+    use super::super::net::{self, layout, load_tables, NetWeights};
+    use super::super::netfit::{fit_net, gradient_of, predict, NetFitOptions};
+    use super::super::MOBILITY_ACTIVE;
     use super::*;
+
+    /// Both of generation 3's extras.
+    const BOTH: Extras = Extras {
+        mobility: true,
+        hidden: 32,
+    };
+
+    /// Networks with both extras, the mobility-pattern weights pseudo-random values of up
+    /// to two discs (so that they matter), the head as a fit starts it.
+    fn with_both(seed: u64) -> NetWeights {
+        let mut w = NetWeights::init(3, seed).with_extras(BOTH, seed);
+        let tail = w.tail();
+        let mut rng = Rng::new(seed);
+        for p in &mut w.params[tail.mobility..tail.head] {
+            *p = rng.below(401) as f32 / 100.0 - 2.0;
+        }
+        w
+    }
+
+    #[test]
+    fn generated_tables_with_extras_hold_the_training_prediction() {
+        let w = with_both(4);
+        let eval = PatternEval::new(&w.tables());
+        let networks_only = NetWeights {
+            params: w.params[..layout().len].to_vec(),
+            extras: Extras::default(),
+            ..w.clone()
+        };
+        let plain = PatternEval::new(&networks_only.tables());
+        let positions = random_positions(6, 20);
+        for &b in &positions {
+            let raw = eval.raw(b) as f32 / SCALE as f32;
+            let exact = predict(&w, b);
+            // Each table term is rounded to 1/SCALE, and the head reads the rounded sums.
+            let rounding = (ACTIVE + MOBILITY_ACTIVE) as f32 * 0.5 / SCALE as f32 + 0.1;
+            assert!((raw - exact).abs() <= rounding, "{raw} vs {exact}");
+        }
+        let differ = positions
+            .iter()
+            .filter(|&&b| eval.raw(b) != plain.raw(b))
+            .count();
+        assert!(differ >= 18, "the extras change {differ} of 20 values");
+    }
+
+    #[test]
+    fn the_training_gradient_matches_finite_differences() {
+        let w = with_both(8);
+        let tail = w.tail();
+        for (k, b) in random_positions(12, 3).into_iter().enumerate() {
+            let label = 10 - 10 * k as i8;
+            let (_, grad) = gradient_of(&w, b, label);
+            let loss = |w: &NetWeights| (predict(w, b) - f32::from(label)).powi(2);
+            // The steepest parameter of the networks and scalars, of the mobility patterns
+            // and of the head.
+            for range in [
+                0..tail.mobility,
+                tail.mobility..tail.head,
+                tail.head..w.params.len(),
+            ] {
+                let i = range
+                    .max_by(|&x, &y| grad[x].abs().total_cmp(&grad[y].abs()))
+                    .unwrap();
+                assert!(grad[i] != 0.0, "position {k}: no gradient near {i}");
+                let h = 1e-2;
+                let (mut up, mut down) = (w.clone(), w.clone());
+                up.params[i] += h;
+                down.params[i] -= h;
+                let numeric = (loss(&up) - loss(&down)) / (2.0 * h);
+                assert!(
+                    (numeric - grad[i]).abs() <= 0.02 * grad[i].abs().max(1.0),
+                    "position {k}, parameter {i}: {numeric} by differences, {} by the fit",
+                    grad[i]
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_generated_file_with_extras_round_trips_and_damage_is_refused() {
+        let w = with_both(5);
+        let bytes = w.to_bytes();
+        assert_eq!(bytes[8], 2, "version 2");
+        let back = NetWeights::from_bytes(&bytes).expect("reads back");
+        assert_eq!(back, w);
+        assert_eq!(back.to_bytes(), bytes, "byte for byte");
+        assert_eq!(load_tables(&bytes).map(|t| t.extras()), Ok(BOTH));
+        let mut bad = bytes.clone();
+        bad[bytes.len() / 2] ^= 1;
+        assert!(matches!(
+            NetWeights::from_bytes(&bad),
+            Err(WeightsError::Checksum { .. })
+        ));
+        // Unknown families, checksum mended: refused by name.
+        let mut families = bytes.clone();
+        families[24] = 6;
+        let at = families.len() - 4;
+        let crc = crc32(&families[..at]);
+        families[at..].copy_from_slice(&crc.to_le_bytes());
+        assert_eq!(
+            NetWeights::from_bytes(&families),
+            Err(WeightsError::Extras {
+                families: 6,
+                hidden: 32
+            })
+        );
+        // A head of another size announces a parameter count the file does not hold.
+        let mut hidden = bytes.clone();
+        hidden[26] = 16;
+        let crc = crc32(&hidden[..at]);
+        hidden[at..].copy_from_slice(&crc.to_le_bytes());
+        assert!(matches!(
+            NetWeights::from_bytes(&hidden),
+            Err(WeightsError::Shape { .. })
+        ));
+    }
 
     #[test]
     fn generated_tables_hold_the_networks_outputs() {
@@ -520,6 +636,39 @@ mod generated {
             maes[3] < before * 0.6,
             "validation error {before:.2} -> {maes:?}"
         );
+    }
+
+    #[test]
+    fn the_network_fit_with_extras_learns_them_whatever_the_threads() {
+        // Labels the mobility patterns express: the mover's legal moves minus the opponent's.
+        let samples: Vec<Sample> = random_positions(22, 60)
+            .into_iter()
+            .map(|b| Sample {
+                board: b,
+                label: (crate::mobility::moves(b.player, b.opponent).count_ones() as i32
+                    - crate::mobility::moves(b.opponent, b.player).count_ones() as i32)
+                    as i8,
+            })
+            .collect();
+        let (train, valid) = samples.split_at(samples.len() * 4 / 5);
+        let opts = |threads| NetFitOptions {
+            epochs: 3,
+            seed: 4,
+            learning_rate: 0.01,
+            batch: 64,
+            threads,
+        };
+        let start = NetWeights::init(3, 2).with_extras(BOTH, 2);
+        let mut mses = Vec::new();
+        let one = fit_net(train, valid, start.clone(), &opts(1), &mut |r| {
+            mses.push(r.train_mse)
+        });
+        let two = fit_net(train, valid, start.clone(), &opts(2), &mut |_| {});
+        assert_eq!(one, two, "the same weights whatever the threads");
+        assert!(mses[2] < mses[0] * 0.7, "training error {mses:?}");
+        let tail = one.tail();
+        let moved = |r: std::ops::Range<usize>| r.clone().any(|i| one.params[i] != start.params[i]);
+        assert!(moved(tail.mobility..tail.head) && moved(tail.head..one.params.len()));
     }
 }
 
