@@ -331,6 +331,15 @@ pub fn fit_net(
     let mut sparse_grad = vec![0f32; n];
     let mut touched: Vec<u32> = Vec::new();
     let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
+    // Adam's bias corrections for each step count a sparse weight can reach, computed once
+    // (the same `powi` values, without a call for every weight a batch touches).
+    let corrections: Vec<(f32, f32)> = if tail.mobility_len > 0 {
+        (0..=100_000)
+            .map(|t| (1.0 - b1.powi(t), 1.0 - b2.powi(t)))
+            .collect()
+    } else {
+        Vec::new()
+    };
     let mut step = 0i32;
     let mut order: Vec<u32> = (0..train.len() as u32).collect();
     let mut rng = Rng(opts.seed);
@@ -429,10 +438,9 @@ pub fn fit_net(
                 let i = i as usize;
                 let g = std::mem::take(&mut sparse_grad[i]);
                 sparse_steps[i] = (sparse_steps[i] + 1).min(100_000);
-                let t = sparse_steps[i] as i32;
+                let (c1, c2) = corrections[sparse_steps[i] as usize];
                 m[i] = b1 * m[i] + (1.0 - b1) * g;
                 v[i] = b2 * v[i] + (1.0 - b2) * g * g;
-                let (c1, c2) = (1.0 - b1.powi(t), 1.0 - b2.powi(t));
                 w.params[i] -= lr * MOBILITY_STEP * (m[i] / c1) / ((v[i] / c2).sqrt() + eps);
             }
             touched.clear();
