@@ -12,6 +12,9 @@
 //! (7,188 a stage) and a position touches 108, so they take sparse Adam steps (each weight
 //! its own step count) instead of a dense pass over all of them every batch.
 
+use std::sync::mpsc;
+use std::sync::{Mutex, MutexGuard, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
+
 use super::fit::{HeadNet, Sample};
 use super::net::{self, forward, layout, leaky, net_parts, NetWeights, Tail, HIDDEN, LEAK};
 use super::{
@@ -304,6 +307,79 @@ pub(crate) fn mae_by_empties(eval: &PatternEval, samples: &[Sample]) -> (f64, Ve
     (total / samples.len().max(1) as f64, by)
 }
 
+/// What every thread of the fit reads to compute a batch's parts.
+struct Batch<'a> {
+    train: &'a [Sample],
+    rows: &'a Rows,
+    phase_of: &'a [(f32, usize)],
+    tail: &'a Tail,
+    dense: &'a [std::ops::Range<usize>; 2],
+    params: &'a RwLock<Vec<f32>>,
+    order: &'a RwLock<Vec<u32>>,
+    parts: &'a [Mutex<Part>],
+    threads: usize,
+}
+
+impl Batch<'_> {
+    /// Thread `t`'s parts of the batch `order[lo..hi]`: those numbered `t` modulo the
+    /// threads.
+    fn run(&self, t: usize, lo: usize, hi: usize) -> Vec<(usize, f64)> {
+        self.parts((t..PARTS).step_by(self.threads).collect(), lo, hi)
+    }
+
+    /// The gradients of the parts `ks` of the batch `order[lo..hi]` (each part an eighth
+    /// of it, into its buffer) and each part's squared error.
+    fn parts(&self, ks: Vec<usize>, lo: usize, hi: usize) -> Vec<(usize, f64)> {
+        let params = read(self.params);
+        let order = read(self.order);
+        let chunk = order.get(lo..hi).unwrap_or(&[]);
+        let scale = 2.0 / chunk.len().max(1) as f32;
+        let per = chunk.len().div_ceil(PARTS);
+        let mut out = Vec::new();
+        for k in ks {
+            let Some(part) = self.parts.get(k) else {
+                continue;
+            };
+            let mut part = lock(part);
+            for r in self.dense {
+                part.0[r.clone()].iter_mut().for_each(|x| *x = 0.0);
+            }
+            part.1.clear();
+            let mut part_se = 0f64;
+            let from = (k * per).min(chunk.len());
+            let to = ((k + 1) * per).min(chunk.len());
+            for &i in &chunk[from..to] {
+                let s = &self.train[i as usize];
+                let at = self.phase_of[s.empties() as usize];
+                let (params, rows, tail) = (params.as_slice(), self.rows, self.tail);
+                let e = crate::kernel::dispatch!(
+                    versions,
+                    gradient(params, rows, tail, s, at, scale, &mut part)
+                );
+                part_se += f64::from(e) * f64::from(e);
+            }
+            out.push((k, part_se));
+        }
+        out
+    }
+}
+
+/// Reads behind a lock another thread may have poisoned (the data is still whole: writers
+/// here never leave it half done).
+fn read<T>(lock: &RwLock<T>) -> RwLockReadGuard<'_, T> {
+    lock.read().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// [`read`] for writing.
+fn write<T>(lock: &RwLock<T>) -> RwLockWriteGuard<'_, T> {
+    lock.write().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// [`read`] for a mutex.
+fn lock<T>(lock: &Mutex<T>) -> MutexGuard<'_, T> {
+    lock.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
 /// Trains `start` on `train`, reporting after each epoch the training loss and the
 /// generated tables' error on `valid` (never learnt from). Returns the trained weights.
 pub fn fit_net(
@@ -341,119 +417,138 @@ pub fn fit_net(
         Vec::new()
     };
     let mut step = 0i32;
-    let mut order: Vec<u32> = (0..train.len() as u32).collect();
     let mut rng = Rng(opts.seed);
     let batch = opts.batch.max(PARTS);
     let threads = opts.threads.clamp(1, PARTS);
     let total_steps = (opts.epochs as usize * train.len().div_ceil(batch)).max(1);
-    let mut parts: Vec<Part> = (0..PARTS).map(|_| (vec![0f32; n], Vec::new())).collect();
-    for epoch in 1..=opts.epochs {
-        for i in (1..order.len()).rev() {
-            let j = (rng.next() % (i as u64 + 1)) as usize;
-            order.swap(i, j);
-        }
-        let mut se = 0f64;
-        for chunk in order.chunks(batch) {
-            let scale = 2.0 / chunk.len() as f32;
-            let per = chunk.len().div_ceil(PARTS);
-            let params = &w.params;
-            let rows = &rows;
-            let phase_of = &phase_of;
-            let tail = &tail;
-            let dense = &dense;
-            let errors: Vec<f64> = std::thread::scope(|scope| {
-                let mut handles = Vec::new();
-                let mut bufs: Vec<(usize, &mut Part)> = parts.iter_mut().enumerate().collect();
-                let mut groups: Vec<Vec<(usize, &mut Part)>> =
-                    (0..threads).map(|_| Vec::new()).collect();
-                for (k, b) in bufs.drain(..) {
-                    groups[k % threads].push((k, b));
-                }
-                for group in groups {
-                    handles.push(scope.spawn(move || {
-                        let mut out = Vec::new();
-                        for (k, part) in group {
-                            for r in dense {
-                                part.0[r.clone()].iter_mut().for_each(|x| *x = 0.0);
-                            }
-                            part.1.clear();
-                            let mut part_se = 0f64;
-                            let lo = (k * per).min(chunk.len());
-                            let hi = ((k + 1) * per).min(chunk.len());
-                            for &i in &chunk[lo..hi] {
-                                let s = &train[i as usize];
-                                let t = phase_of[s.empties() as usize];
-                                let e = crate::kernel::dispatch!(
-                                    versions,
-                                    gradient(params, rows, tail, s, t, scale, part)
-                                );
-                                part_se += f64::from(e) * f64::from(e);
-                            }
-                            out.push((k, part_se));
-                        }
-                        out
-                    }));
-                }
-                let mut all: Vec<(usize, f64)> = handles
-                    .into_iter()
-                    .flat_map(|h| h.join().unwrap_or_default())
-                    .collect();
-                all.sort_by_key(|&(k, _)| k);
-                all.into_iter().map(|(_, e)| e).collect()
-            });
-            se += errors.iter().sum::<f64>();
-            step += 1;
-            let progress = step as f32 / total_steps as f32;
-            let lr = opts.learning_rate
-                * (0.05 + 0.95 * 0.5 * (1.0 + (std::f32::consts::PI * progress).cos()));
-            let (c1, c2) = (
-                1.0 - b1.powi(step.min(100_000)),
-                1.0 - b2.powi(step.min(100_000)),
-            );
-            for (r, step_share) in dense.iter().zip([1.0, HEAD_STEP]) {
-                let lr = lr * step_share;
-                for i in r.clone() {
-                    let mut g = 0f32;
-                    for (part, _) in &parts {
-                        g += part[i];
+    let parts: Vec<Mutex<Part>> = (0..PARTS)
+        .map(|_| Mutex::new((vec![0f32; n], Vec::new())))
+        .collect();
+    // The workers live as long as the fit (threads spawned for every batch of a few
+    // milliseconds are not spread over the cores beside other work, such as self-play at a
+    // lower priority): the parameters and the shuffled order are shared behind locks that
+    // only this thread writes, between batches.
+    let params = RwLock::new(std::mem::take(&mut w.params));
+    let shared_order = RwLock::new((0..train.len() as u32).collect::<Vec<u32>>());
+    let batch_job = Batch {
+        train,
+        rows: &rows,
+        phase_of: &phase_of,
+        tail: &tail,
+        dense: &dense,
+        params: &params,
+        order: &shared_order,
+        parts: &parts,
+        threads,
+    };
+    std::thread::scope(|scope| {
+        // Worker t computes the parts k with k % threads == t; this thread is worker 0.
+        let mut jobs = Vec::new();
+        let mut workers = Vec::new();
+        let (done_tx, done) = mpsc::channel::<Vec<(usize, f64)>>();
+        for t in 1..threads {
+            let (tx, rx) = mpsc::channel::<(usize, usize)>();
+            jobs.push(tx);
+            let done_tx = done_tx.clone();
+            let job = &batch_job;
+            workers.push(scope.spawn(move || {
+                for (lo, hi) in rx {
+                    if done_tx.send(job.run(t, lo, hi)).is_err() {
+                        break;
                     }
+                }
+            }));
+        }
+        drop(done_tx);
+        for epoch in 1..=opts.epochs {
+            {
+                let mut order = write(&shared_order);
+                for i in (1..order.len()).rev() {
+                    let j = (rng.next() % (i as u64 + 1)) as usize;
+                    order.swap(i, j);
+                }
+            }
+            let mut se = 0f64;
+            for lo in (0..train.len()).step_by(batch) {
+                let hi = (lo + batch).min(train.len());
+                for tx in &jobs {
+                    // A worker that stopped leaves its parts to the check below.
+                    let _ = tx.send((lo, hi));
+                }
+                let mut errors = batch_job.run(0, lo, hi);
+                for _ in &jobs {
+                    errors.extend(done.recv().unwrap_or_default());
+                }
+                errors.sort_by_key(|&(k, _)| k);
+                if errors.len() < PARTS {
+                    // A worker stopped (a bug): its parts are computed here instead.
+                    let missing = (0..PARTS).filter(|k| errors.iter().all(|e| e.0 != *k));
+                    errors.extend(batch_job.parts(missing.collect(), lo, hi));
+                    errors.sort_by_key(|&(k, _)| k);
+                }
+                se += errors.iter().map(|&(_, e)| e).sum::<f64>();
+                step += 1;
+                let progress = step as f32 / total_steps as f32;
+                let lr = opts.learning_rate
+                    * (0.05 + 0.95 * 0.5 * (1.0 + (std::f32::consts::PI * progress).cos()));
+                let (c1, c2) = (
+                    1.0 - b1.powi(step.min(100_000)),
+                    1.0 - b2.powi(step.min(100_000)),
+                );
+                let parts: Vec<_> = parts.iter().map(lock).collect();
+                let mut params = write(&params);
+                for (r, step_share) in dense.iter().zip([1.0, HEAD_STEP]) {
+                    let lr = lr * step_share;
+                    for i in r.clone() {
+                        let mut g = 0f32;
+                        for part in &parts {
+                            g += part.0[i];
+                        }
+                        m[i] = b1 * m[i] + (1.0 - b1) * g;
+                        v[i] = b2 * v[i] + (1.0 - b2) * g * g;
+                        params[i] -= lr * (m[i] / c1) / ((v[i] / c2).sqrt() + eps);
+                    }
+                }
+                // The mobility patterns: the parts' gradients summed in order, then one Adam
+                // step for each weight the batch touched, with its own step count.
+                for part in &parts {
+                    for &(i, g) in &part.1 {
+                        let slot = &mut sparse_grad[i as usize];
+                        if *slot == 0.0 {
+                            touched.push(i);
+                        }
+                        // A zero sum stays listed once: mark it with a tiny non-zero value.
+                        *slot += g + f32::MIN_POSITIVE;
+                    }
+                }
+                for &i in &touched {
+                    let i = i as usize;
+                    let g = std::mem::take(&mut sparse_grad[i]);
+                    sparse_steps[i] = (sparse_steps[i] + 1).min(100_000);
+                    let (c1, c2) = corrections[sparse_steps[i] as usize];
                     m[i] = b1 * m[i] + (1.0 - b1) * g;
                     v[i] = b2 * v[i] + (1.0 - b2) * g * g;
-                    w.params[i] -= lr * (m[i] / c1) / ((v[i] / c2).sqrt() + eps);
+                    params[i] -= lr * MOBILITY_STEP * (m[i] / c1) / ((v[i] / c2).sqrt() + eps);
                 }
+                touched.clear();
             }
-            // The mobility patterns: the parts' gradients summed in order, then one Adam
-            // step for each weight the batch touched, with its own step count.
-            for (_, sparse) in &parts {
-                for &(i, g) in sparse {
-                    let slot = &mut sparse_grad[i as usize];
-                    if *slot == 0.0 {
-                        touched.push(i);
-                    }
-                    // A zero sum stays listed once: mark it with a tiny non-zero value.
-                    *slot += g + f32::MIN_POSITIVE;
-                }
-            }
-            for &i in &touched {
-                let i = i as usize;
-                let g = std::mem::take(&mut sparse_grad[i]);
-                sparse_steps[i] = (sparse_steps[i] + 1).min(100_000);
-                let (c1, c2) = corrections[sparse_steps[i] as usize];
-                m[i] = b1 * m[i] + (1.0 - b1) * g;
-                v[i] = b2 * v[i] + (1.0 - b2) * g * g;
-                w.params[i] -= lr * MOBILITY_STEP * (m[i] / c1) / ((v[i] / c2).sqrt() + eps);
-            }
-            touched.clear();
+            w.params.clone_from(&read(&params));
+            let eval = PatternEval::new(&w.tables());
+            let (valid_mae, valid_by_empties) = mae_by_empties(&eval, valid);
+            report(&NetEpochReport {
+                epoch,
+                train_mse: se / train.len().max(1) as f64,
+                valid_mae,
+                valid_by_empties,
+            });
         }
-        let eval = PatternEval::new(&w.tables());
-        let (valid_mae, valid_by_empties) = mae_by_empties(&eval, valid);
-        report(&NetEpochReport {
-            epoch,
-            train_mse: se / train.len().max(1) as f64,
-            valid_mae,
-            valid_by_empties,
-        });
-    }
+        // Closing the job channels ends the workers; one that panicked has had its parts
+        // done by this thread.
+        drop(jobs);
+        for worker in workers {
+            let _ = worker.join();
+        }
+    });
     w
 }
 
