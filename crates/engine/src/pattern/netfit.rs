@@ -12,6 +12,7 @@
 //! (7,188 a stage) and a position touches 108, so they take sparse Adam steps (each weight
 //! its own step count) instead of a dense pass over all of them every batch.
 
+use std::panic::AssertUnwindSafe;
 use std::sync::mpsc;
 use std::sync::{Mutex, MutexGuard, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
@@ -453,7 +454,11 @@ pub fn fit_net(
             let job = &batch_job;
             workers.push(scope.spawn(move || {
                 for (lo, hi) in rx {
-                    if done_tx.send(job.run(t, lo, hi)).is_err() {
+                    // A panic (a bug) answers with no parts, which the calling thread then
+                    // computes, and ends the worker: later batches are not sent to it.
+                    let run = std::panic::catch_unwind(AssertUnwindSafe(|| job.run(t, lo, hi)));
+                    let stop = run.is_err();
+                    if done_tx.send(run.unwrap_or_default()).is_err() || stop {
                         break;
                     }
                 }
@@ -471,12 +476,11 @@ pub fn fit_net(
             let mut se = 0f64;
             for lo in (0..train.len()).step_by(batch) {
                 let hi = (lo + batch).min(train.len());
-                for tx in &jobs {
-                    // A worker that stopped leaves its parts to the check below.
-                    let _ = tx.send((lo, hi));
-                }
+                // A worker that stopped takes no batch and leaves its parts to the check
+                // below.
+                let sent = jobs.iter().filter(|tx| tx.send((lo, hi)).is_ok()).count();
                 let mut errors = batch_job.run(0, lo, hi);
-                for _ in &jobs {
+                for _ in 0..sent {
                     errors.extend(done.recv().unwrap_or_default());
                 }
                 errors.sort_by_key(|&(k, _)| k);
@@ -542,8 +546,7 @@ pub fn fit_net(
                 valid_by_empties,
             });
         }
-        // Closing the job channels ends the workers; one that panicked has had its parts
-        // done by this thread.
+        // Closing the job channels ends the workers.
         drop(jobs);
         for worker in workers {
             let _ = worker.join();
