@@ -165,6 +165,42 @@ fn selfplay_and_labels_merge_into_the_bytes_of_one_run() {
         !out.status.success() && out.stderr.contains("--patterns"),
         "{out}"
     );
+
+    // Networks of 16 units, then widened to 32 from them; never narrowed.
+    let fit_net = |out: &Path, extra: &[&str]| {
+        let base = [
+            "train",
+            "fit",
+            "--model",
+            "net",
+            "--data",
+            s(&shards),
+            "--out",
+            s(out),
+            "--epochs",
+            "1",
+            "--generation",
+            "3",
+        ];
+        reversi(&[&base[..], extra].concat())
+    };
+    let (narrow, wide) = (tmp.path().join("n16.bin"), tmp.path().join("n32.bin"));
+    let out = fit_net(&narrow, &[]).assert_success();
+    assert!(out.stdout.contains("18089 parameters"), "{out}");
+    let out = fit_net(&wide, &["--start", s(&narrow), "--net-hidden", "32"]).assert_success();
+    assert!(out.stdout.contains("38441 parameters"), "{out}");
+    let out = fit_net(&narrow, &["--start", s(&wide), "--net-hidden", "16"]);
+    assert!(
+        !out.status.success() && out.stderr.contains("16 units a layer are not supported"),
+        "{out}"
+    );
+    let out = fit_net(&narrow, &["--net-hidden", "24"]);
+    assert!(!out.status.success() && out.stderr.contains("24"), "{out}");
+    let out = fit_small(&["--net-hidden", "32"]);
+    assert!(
+        !out.status.success() && out.stderr.contains("--model net"),
+        "{out}"
+    );
 }
 
 #[test]

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use reversi_engine::pattern::fit::{fit_model, FitOptions, Sample};
-use reversi_engine::pattern::net::{load_tables, NetWeights};
+use reversi_engine::pattern::net::{self, load_tables, NetWeights};
 use reversi_engine::pattern::netfit::{fit_net, NetFitOptions};
 #[cfg(doc)]
 use reversi_engine::pattern::PATTERN_NAMES;
@@ -70,6 +70,10 @@ pub struct FitJob {
     /// The patterns fitted, one bit per entry of [`PATTERN_NAMES`] (tables only; `u32::MAX`:
     /// all); the others keep zero weights, which the evaluation skips.
     pub patterns: u32,
+    /// Hidden units a layer of each pattern network (networks only; `None`: the start's
+    /// width, or 16 without a start). A start narrower than this is widened, its values
+    /// kept ([`NetWeights::widen`]).
+    pub net_hidden: Option<usize>,
 }
 
 /// A weights file a fit wrote; its `Display` is the line `train fit` ends with.
@@ -209,9 +213,16 @@ fn run_net(
     let start = match &a.start {
         Some(p) => {
             let bytes = std::fs::read(p).map_err(FileError::on("reading", p))?;
-            NetWeights::from_bytes(&bytes).map_err(|e| Error::Weights(Some(p.to_path_buf()), e))?
+            let w = NetWeights::from_bytes(&bytes)
+                .map_err(|e| Error::Weights(Some(p.to_path_buf()), e))?;
+            let hidden = a.net_hidden.unwrap_or(w.hidden);
+            w.widen(hidden, a.seed)
+                .map_err(|e| Error::Weights(Some(p.to_path_buf()), e))?
         }
-        None => NetWeights::init(a.generation, a.seed),
+        None => {
+            let hidden = a.net_hidden.unwrap_or(net::DEFAULT_NET_HIDDEN);
+            NetWeights::init(a.generation, hidden, a.seed).map_err(|e| Error::Weights(None, e))?
+        }
     };
     // Extras asked for and not in the start are added to it; a start's own extras stay
     // unless others are asked for.

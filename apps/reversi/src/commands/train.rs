@@ -186,6 +186,11 @@ pub struct FitArgs {
     /// solver's move ordering, `reversi solve --order-weights`).
     #[arg(long, value_delimiter = ',', value_parser = PossibleValuesParser::new(PATTERN_NAMES))]
     pub patterns: Vec<String>,
+    /// Hidden units a layer of each pattern network (`--model net` only: 16 or 32)
+    /// [default: the start's, or 16]. A narrower `--start` is widened first: its new units
+    /// start with no say in the output, so the fit starts from the start's values.
+    #[arg(long, value_parser = PossibleValuesParser::new(["16", "32"]).map(|h| if h == "32" { 32usize } else { 16 }))]
+    pub net_hidden: Option<usize>,
 }
 
 #[derive(Debug, Args)]
@@ -413,6 +418,10 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
                 "--patterns chooses table patterns; a network (--model net) fits them all"
             );
             anyhow::ensure!(
+                a.net_hidden.is_none() || a.model == fit::Model::Net,
+                "--net-hidden sets the width of networks; it needs --model net"
+            );
+            anyhow::ensure!(
                 !a.keep_patterns || a.model == fit::Model::Tables,
                 "--keep-patterns keeps table patterns; a network (--model net) fits them all"
             );
@@ -448,6 +457,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
                     mobility: a.features.iter().any(|f| f == "mobility-patterns"),
                     hidden: usize::from(a.head),
                 },
+                net_hidden: a.net_hidden,
             };
             outln!("{}", fit::run(&job, &progress)?)?;
         }

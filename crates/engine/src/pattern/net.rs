@@ -1,7 +1,7 @@
 //! Generation 3: the pattern tables generated from a few thousand parameters. Each pattern
 //! has a small network (its squares one-hot, two inputs a square, and the game phase in, as
-//! a number and as its stage one-hot; two hidden layers of 16 leaky-ReLU units; one
-//! value out) and each scalar feature (mobility, potential mobility, parity) a weight a
+//! a number and as its stage one-hot; two hidden layers of 16 or 32 leaky-ReLU units;
+//! one value out) and each scalar feature (mobility, potential mobility, parity) a weight a
 //! stage. When the weights load,
 //! the networks fill the ordinary tables of every stage (`NetWeights::tables`), so the
 //! search reads plain tables as before. Every position teaches every configuration that
@@ -39,8 +39,11 @@ const VERSION_EXTRAS: u16 = 2;
 const HEADER: usize = 24;
 const HEADER_EXTRAS: usize = 28;
 
-/// Hidden units in each of a pattern network's two layers.
-pub(crate) const HIDDEN: usize = 16;
+/// The widths a pattern network's two hidden layers may have (the file says which).
+pub const NET_WIDTHS: [usize; 2] = [16, 32];
+
+/// The width of new networks unless asked otherwise.
+pub const DEFAULT_NET_HIDDEN: usize = 16;
 
 /// Stages of the generated tables (one per two empties).
 pub(crate) const NET_STAGES: usize = 30;
@@ -56,13 +59,14 @@ pub(crate) fn is_net(bytes: &[u8]) -> bool {
 
 /// Where each pattern's network and the scalars' quadratics sit in the parameters.
 ///
-/// A network of `n` squares: `W1` (`2n + 1 + NET_STAGES` rows of [`HIDDEN`]: player and
-/// opponent on square `j` are rows `2j` and `2j + 1`, the phase row `2n`, stage `s` row
-/// `2n + 1 + s`), `b1`, `W2` ([`HIDDEN`] rows of [`HIDDEN`], row `i` the weights from unit `i`
-/// of the first layer), `b2`, `w3`, `b3`. Then the scalar features' weights, stage after
-/// stage.
+/// A network of `n` squares and width `H`: `W1` (`2n + 1 + NET_STAGES` rows of `H`: player
+/// and opponent on square `j` are rows `2j` and `2j + 1`, the phase row `2n`, stage `s` row
+/// `2n + 1 + s`), `b1`, `W2` (`H` rows of `H`, row `i` the weights from unit `i` of the first
+/// layer), `b2`, `w3`, `b3`. Then the scalar features' weights, stage after stage.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Layout {
+    /// Hidden units a layer (one of [`NET_WIDTHS`]).
+    pub hidden: usize,
     /// Start of each pattern's network.
     pub nets: Vec<usize>,
     /// Squares of each pattern.
@@ -73,41 +77,51 @@ pub(crate) struct Layout {
     pub len: usize,
 }
 
-/// Parameters of a network of `n` squares.
+/// Parameters of a network of `n` squares and width `h`.
 #[must_use]
-pub(crate) const fn net_len(n: usize) -> usize {
-    (2 * n + 1 + NET_STAGES) * HIDDEN + HIDDEN + HIDDEN * HIDDEN + HIDDEN + HIDDEN + 1
+pub(crate) const fn net_len(n: usize, h: usize) -> usize {
+    (2 * n + 1 + NET_STAGES) * h + h + h * h + h + h + 1
 }
 
-/// Offsets inside one network of `n` squares: (W1, b1, W2, b2, w3, b3).
+/// Offsets inside one network of `n` squares and width `h`: (W1, b1, W2, b2, w3, b3).
 #[must_use]
-pub(crate) const fn net_parts(n: usize) -> [usize; 6] {
+pub(crate) const fn net_parts(n: usize, h: usize) -> [usize; 6] {
     let w1 = 0;
-    let b1 = w1 + (2 * n + 1 + NET_STAGES) * HIDDEN;
-    let w2 = b1 + HIDDEN;
-    let b2 = w2 + HIDDEN * HIDDEN;
-    let w3 = b2 + HIDDEN;
-    let b3 = w3 + HIDDEN;
+    let b1 = w1 + (2 * n + 1 + NET_STAGES) * h;
+    let w2 = b1 + h;
+    let b2 = w2 + h * h;
+    let w3 = b2 + h;
+    let b3 = w3 + h;
     [w1, b1, w2, b2, w3, b3]
 }
 
-/// The layout of the pattern set's parameters, computed once.
+/// Whether pattern networks may be `hidden` units wide.
 #[must_use]
-pub(crate) fn layout() -> &'static Layout {
-    static LAYOUT: std::sync::OnceLock<Layout> = std::sync::OnceLock::new();
-    LAYOUT.get_or_init(build_layout)
+pub fn is_net_width(hidden: usize) -> bool {
+    NET_WIDTHS.contains(&hidden)
 }
 
-fn build_layout() -> Layout {
+/// The layout of the pattern set's parameters for networks `hidden` wide (one of
+/// [`NET_WIDTHS`]; any other width is taken as the narrowest), computed once a width.
+#[must_use]
+pub(crate) fn layout(hidden: usize) -> &'static Layout {
+    static LAYOUTS: [std::sync::OnceLock<Layout>; NET_WIDTHS.len()] =
+        [std::sync::OnceLock::new(), std::sync::OnceLock::new()];
+    let i = NET_WIDTHS.iter().position(|&h| h == hidden).unwrap_or(0);
+    LAYOUTS[i].get_or_init(|| build_layout(NET_WIDTHS[i]))
+}
+
+fn build_layout(hidden: usize) -> Layout {
     let mut nets = Vec::new();
     let mut squares = Vec::new();
     let mut at = 0;
     for g in GROUPS {
         nets.push(at);
         squares.push(g.squares.len());
-        at += net_len(g.squares.len());
+        at += net_len(g.squares.len(), hidden);
     }
     Layout {
+        hidden,
         nets,
         squares,
         scalars: at,
@@ -143,42 +157,42 @@ pub(crate) fn leaky(x: f32) -> f32 {
 
 /// One pattern network's value for a configuration whose occupied squares are the W1 rows
 /// `rows` (`2j` player, `2j + 1` opponent on square `j`), at stage `s` of phase `t`. `net` holds the
-/// network's parameters (`net_len(n)` of them). Also returns the two layers'
-/// pre-activations, for training.
+/// network's parameters (`net_len(n, H)` of them, `H` its width). Also returns the two
+/// layers' pre-activations, for training.
 #[inline(always)]
 #[must_use]
-pub(crate) fn forward(
+pub(crate) fn forward<const H: usize>(
     net: &[f32],
     n: usize,
     rows: &[u8],
     t: f32,
     s: usize,
-) -> (f32, [f32; HIDDEN], [f32; HIDDEN]) {
-    let [w1, b1, w2, b2, w3, b3] = net_parts(n);
-    let mut h1 = [0f32; HIDDEN];
-    h1.copy_from_slice(&net[b1..b1 + HIDDEN]);
-    let phase_row = &net[w1 + 2 * n * HIDDEN..w1 + (2 * n + 1) * HIDDEN];
-    let stage_row = &net[w1 + (2 * n + 1 + s) * HIDDEN..w1 + (2 * n + 2 + s) * HIDDEN];
+) -> (f32, [f32; H], [f32; H]) {
+    let [w1, b1, w2, b2, w3, b3] = net_parts(n, H);
+    let mut h1 = [0f32; H];
+    h1.copy_from_slice(&net[b1..b1 + H]);
+    let phase_row = &net[w1 + 2 * n * H..w1 + (2 * n + 1) * H];
+    let stage_row = &net[w1 + (2 * n + 1 + s) * H..w1 + (2 * n + 2 + s) * H];
     for ((h, &w), &b) in h1.iter_mut().zip(phase_row).zip(stage_row) {
         *h += t * w + b;
     }
     for &r in rows {
-        let row = &net[w1 + usize::from(r) * HIDDEN..w1 + (usize::from(r) + 1) * HIDDEN];
+        let row = &net[w1 + usize::from(r) * H..w1 + (usize::from(r) + 1) * H];
         for (h, &w) in h1.iter_mut().zip(row) {
             *h += w;
         }
     }
-    let mut h2 = [0f32; HIDDEN];
-    h2.copy_from_slice(&net[b2..b2 + HIDDEN]);
+    let mut h2 = [0f32; H];
+    h2.copy_from_slice(&net[b2..b2 + H]);
     for (i, &x) in h1.iter().enumerate() {
         let a = leaky(x);
-        let row = &net[w2 + i * HIDDEN..w2 + (i + 1) * HIDDEN];
+        let row = &net[w2 + i * H..w2 + (i + 1) * H];
         for (h, &w) in h2.iter_mut().zip(row) {
             *h += a * w;
         }
     }
     let mut out = net[b3];
-    for (&x, &w) in h2.iter().zip(&net[w3..w3 + HIDDEN]) {
+    for (&x, &w) in h2.iter().zip(&net[w3..w3 + H]) {
         out += leaky(x) * w;
     }
     (out, h1, h2)
@@ -214,6 +228,8 @@ pub struct NetWeights {
     pub generation: u16,
     /// Stages of the generated tables.
     pub stages: usize,
+    /// Hidden units in each layer of a pattern network (one of [`NET_WIDTHS`]).
+    pub hidden: usize,
     /// The parameters, laid out pattern by pattern, then the scalars, then the extras'.
     pub params: Vec<f32>,
     /// The mobility patterns and head learnt beside the networks (none: version 1).
@@ -236,15 +252,16 @@ pub(crate) struct Tail {
 }
 
 impl Tail {
-    /// The extras' places for `stages` stages after the networks and scalars.
+    /// The extras' places for `stages` stages after the networks (`hidden` wide) and
+    /// scalars.
     #[must_use]
-    pub(crate) fn of(extras: Extras, stages: usize) -> Tail {
+    pub(crate) fn of(extras: Extras, stages: usize, hidden: usize) -> Tail {
         let mobility_len = if extras.mobility {
             pattern_set().features_with(true) - pattern_set().features()
         } else {
             0
         };
-        let mobility = layout().len;
+        let mobility = layout(hidden).len;
         Tail {
             mobility_len,
             mobility,
@@ -261,41 +278,122 @@ impl Tail {
     }
 }
 
+/// Uniform random starting values from a seed (`SplitMix64`).
+struct Uniform(u64);
+
+impl Uniform {
+    fn new(seed: u64) -> Uniform {
+        Uniform(seed ^ 0x6a09_e667_f3bc_c908)
+    }
+
+    /// A value between `-scale` and `scale`.
+    fn next(&mut self, scale: f32) -> f32 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^= z >> 31;
+        ((z >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * scale
+    }
+}
+
+/// The spread of a second-layer weight at start: 0.6 for 16 units, falling as the square
+/// root of the width (the sum over the first layer's units keeps its spread).
+fn w2_scale(hidden: usize) -> f32 {
+    0.6 * (16.0 / hidden as f32).sqrt()
+}
+
 impl NetWeights {
-    /// Starting parameters: small random network weights from `seed`, zero biases and
-    /// scalars (the evaluation starts near 0 everywhere).
-    #[must_use]
-    pub fn init(generation: u16, seed: u64) -> NetWeights {
-        let l = layout();
+    /// Starting parameters for networks `hidden` units wide: small random network weights
+    /// from `seed`, zero biases and scalars (the evaluation starts near 0 everywhere).
+    ///
+    /// # Errors
+    /// [`WeightsError::NetWidth`] when `hidden` is not one of [`NET_WIDTHS`].
+    pub fn init(generation: u16, hidden: usize, seed: u64) -> Result<NetWeights, WeightsError> {
+        if !is_net_width(hidden) {
+            return Err(WeightsError::NetWidth(hidden));
+        }
+        let l = layout(hidden);
         let mut params = vec![0f32; l.len];
-        let mut state = seed ^ 0x6a09_e667_f3bc_c908;
-        let mut uniform = |scale: f32| {
-            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^= z >> 31;
-            ((z >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * scale
-        };
+        let mut uniform = Uniform::new(seed);
         for (&start, &n) in l.nets.iter().zip(&l.squares) {
-            let [w1, b1, w2, b2, w3, _] = net_parts(n);
-            let net = &mut params[start..start + net_len(n)];
+            let [w1, b1, w2, b2, w3, _] = net_parts(n, hidden);
+            let net = &mut params[start..start + net_len(n, hidden)];
             for p in &mut net[w1..b1] {
-                *p = uniform(0.5);
+                *p = uniform.next(0.5);
             }
             for p in &mut net[w2..b2] {
-                *p = uniform(0.6);
+                *p = uniform.next(w2_scale(hidden));
             }
-            for p in &mut net[w3..w3 + HIDDEN] {
-                *p = uniform(0.1);
+            for p in &mut net[w3..w3 + hidden] {
+                *p = uniform.next(0.1);
             }
         }
-        NetWeights {
+        Ok(NetWeights {
             generation,
             stages: NET_STAGES,
+            hidden,
             params,
             extras: Extras::default(),
+        })
+    }
+
+    /// The same evaluation with networks `hidden` units wide: each network keeps its units
+    /// and gains new ones whose output weights are zero (and whose first-layer units do not
+    /// feed the old second-layer ones), so every generated value stays as it was while the
+    /// new units' other weights start small and random from `seed`, ready to learn.
+    ///
+    /// # Errors
+    /// [`WeightsError::NetWidth`] when `hidden` is not one of [`NET_WIDTHS`] or narrower
+    /// than the networks already are.
+    pub fn widen(self, hidden: usize, seed: u64) -> Result<NetWeights, WeightsError> {
+        if !is_net_width(hidden) || hidden < self.hidden {
+            return Err(WeightsError::NetWidth(hidden));
         }
+        if hidden == self.hidden {
+            return Ok(self);
+        }
+        let (old, new) = (layout(self.hidden), layout(hidden));
+        let (h0, h) = (self.hidden, hidden);
+        let mut params = vec![0f32; new.len];
+        let mut uniform = Uniform::new(seed);
+        for g in 0..old.nets.len() {
+            let n = old.squares[g];
+            let from = &self.params[old.nets[g]..old.nets[g] + net_len(n, h0)];
+            let to = &mut params[new.nets[g]..new.nets[g] + net_len(n, h)];
+            let [w1, b1, w2, b2, w3, b3] = net_parts(n, h0);
+            let [nw1, nb1, nw2, nb2, nw3, nb3] = net_parts(n, h);
+            for r in 0..(b1 - w1) / h0 {
+                for j in 0..h {
+                    to[nw1 + r * h + j] = if j < h0 {
+                        from[w1 + r * h0 + j]
+                    } else {
+                        uniform.next(0.5)
+                    };
+                }
+            }
+            to[nb1..nb1 + h0].copy_from_slice(&from[b1..b1 + h0]);
+            for i in 0..h {
+                for j in 0..h {
+                    to[nw2 + i * h + j] = match (i < h0, j < h0) {
+                        (true, true) => from[w2 + i * h0 + j],
+                        (false, true) => 0.0,
+                        _ => uniform.next(w2_scale(h)),
+                    };
+                }
+            }
+            to[nb2..nb2 + h0].copy_from_slice(&from[b2..b2 + h0]);
+            to[nw3..nw3 + h0].copy_from_slice(&from[w3..w3 + h0]);
+            to[nb3] = from[b3];
+        }
+        // The scalars and the extras follow the networks, in the same order.
+        params.truncate(new.scalars);
+        params.extend_from_slice(&self.params[old.scalars..]);
+        Ok(NetWeights {
+            hidden,
+            params,
+            ..self
+        })
     }
 
     /// The same networks with `extras` added (hidden units at most [`MAX_HIDDEN`]): zero
@@ -307,8 +405,8 @@ impl NetWeights {
             hidden: extras.hidden.min(MAX_HIDDEN),
             ..extras
         };
-        let (old, new) = (self.tail(), Tail::of(extras, self.stages));
-        let mut params = self.params[..layout().len].to_vec();
+        let (old, new) = (self.tail(), Tail::of(extras, self.stages, self.hidden));
+        let mut params = self.params[..layout(self.hidden).len].to_vec();
         params.resize(new.len(self.stages), 0.0);
         if old.mobility_len == new.mobility_len {
             let (from, to) = (old.mobility, new.mobility);
@@ -335,7 +433,7 @@ impl NetWeights {
     /// Where these weights keep their extras' parameters.
     #[must_use]
     pub(crate) fn tail(&self) -> Tail {
-        Tail::of(self.extras, self.stages)
+        Tail::of(self.extras, self.stages, self.hidden)
     }
 
     /// The values of every shared feature of stage `s`, in discs.
@@ -352,7 +450,7 @@ impl NetWeights {
     #[must_use]
     pub(crate) fn feature_value(&self, f: usize, s: usize) -> f32 {
         let set = pattern_set();
-        let l = layout();
+        let l = layout(self.hidden);
         let t = stage_phase(s, self.stages);
         if f >= set.scalar_feature {
             return self.params[scalar_at(l, f - set.scalar_feature, s)];
@@ -361,7 +459,12 @@ impl NetWeights {
         let (g, n) = (usize::from(g), l.squares[usize::from(g)]);
         let mut rows = [0u8; 16];
         let k = config_rows(config, n, &mut rows);
-        forward(&self.params[l.nets[g]..], n, &rows[..k], t, s).0
+        let net = &self.params[l.nets[g]..];
+        if self.hidden == 32 {
+            forward::<32>(net, n, &rows[..k], t, s).0
+        } else {
+            forward::<16>(net, n, &rows[..k], t, s).0
+        }
     }
 
     /// The tables the search reads: every shared feature of every stage, generated.
@@ -400,11 +503,11 @@ impl NetWeights {
     }
 
     /// The signature a file of these weights carries: the pattern set, the stages and the
-    /// network shape.
+    /// network shape (`hidden` units a layer).
     #[must_use]
-    pub(crate) fn signature(stages: usize) -> u32 {
+    pub(crate) fn signature(stages: usize, hidden: usize) -> u32 {
         let s = pattern_set().signature(stages);
-        (s ^ (HIDDEN as u32) ^ 0x4e45_5400).wrapping_mul(0x0100_0193)
+        (s ^ (hidden as u32) ^ 0x4e45_5400).wrapping_mul(0x0100_0193)
     }
 
     /// The file's bytes.
@@ -417,8 +520,8 @@ impl NetWeights {
         out.extend_from_slice(&version.to_le_bytes());
         out.extend_from_slice(&(self.stages as u16).to_le_bytes());
         out.extend_from_slice(&(self.params.len() as u32).to_le_bytes());
-        out.extend_from_slice(&Self::signature(self.stages).to_le_bytes());
-        out.extend_from_slice(&(HIDDEN as u16).to_le_bytes());
+        out.extend_from_slice(&Self::signature(self.stages, self.hidden).to_le_bytes());
+        out.extend_from_slice(&(self.hidden as u16).to_le_bytes());
         out.extend_from_slice(&self.generation.to_le_bytes());
         if !plain {
             out.extend_from_slice(&u16::from(self.extras.mobility).to_le_bytes());
@@ -482,10 +585,11 @@ impl NetWeights {
         };
         let stages = u16_at(10);
         let signature = u32_at(16);
+        let hidden = usize::from(u16_at(20));
         let shape_ok = usize::from(stages) == NET_STAGES
-            && usize::from(u16_at(20)) == HIDDEN
-            && count == Tail::of(extras, usize::from(stages)).len(usize::from(stages))
-            && signature == Self::signature(usize::from(stages));
+            && is_net_width(hidden)
+            && count == Tail::of(extras, usize::from(stages), hidden).len(usize::from(stages))
+            && signature == Self::signature(usize::from(stages), hidden);
         if !shape_ok {
             return Err(WeightsError::Shape {
                 stages,
@@ -500,6 +604,7 @@ impl NetWeights {
         Ok(NetWeights {
             generation: u16_at(22),
             stages: usize::from(stages),
+            hidden,
             params,
             extras,
         })

@@ -17,7 +17,7 @@ use std::sync::mpsc;
 use std::sync::{Mutex, MutexGuard, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use super::fit::{HeadNet, Sample};
-use super::net::{self, forward, layout, leaky, net_parts, NetWeights, Tail, HIDDEN, LEAK};
+use super::net::{self, forward, layout, leaky, net_parts, Layout, NetWeights, Tail, LEAK};
 use super::{
     pattern_set, stage, PatternEval, ACTIVE, GROUPS, HEAD_INPUTS, MAX_HIDDEN, MOBILITY_ACTIVE,
     SCALE,
@@ -86,7 +86,8 @@ pub(crate) struct Rows {
 impl Rows {
     fn build() -> Rows {
         let set = pattern_set();
-        let l = layout();
+        // The rows depend on the squares only, not on the networks' width.
+        let l = layout(net::DEFAULT_NET_HIDDEN);
         let mut rows = Vec::with_capacity(set.canon.len());
         let mut len = Vec::with_capacity(set.canon.len());
         for &(g, config) in &set.canon {
@@ -99,40 +100,50 @@ impl Rows {
     }
 }
 
-/// [`sample_gradient`] compiled once per kernel set ([`crate::kernel::multiversion`]): the
-/// networks' 16-wide rows are what the wider vectors speed up. The sums are in the same
-/// order in every version, so the result does not depend on the CPU.
+/// [`sample_gradient`] compiled once per kernel set ([`crate::kernel::multiversion`]) and
+/// network width: the networks' 16- or 32-wide rows are what the wider vectors speed up.
+/// The sums are in the same order in every version, so the result does not depend on the
+/// CPU.
 mod versions {
-    use super::{sample_gradient, Part, Rows, Sample, Tail};
+    use super::{sample_gradient, Model, Part, Sample};
 
     crate::kernel::multiversion! {
         /// The gradient of one position (see [`sample_gradient`]).
-        fn gradient(params: &[f32], rows: &Rows, tail: &Tail, s: &Sample, at: (f32, usize), scale: f32, part: &mut Part) -> f32 {
-            sample_gradient(params, rows, tail, s, at, scale, &mut part.0, &mut part.1)
+        fn gradient(m: &Model<'_>, s: &Sample, at: (f32, usize), scale: f32, part: &mut Part) -> f32 {
+            if m.layout.hidden == 32 {
+                sample_gradient::<32>(m, s, at, scale, &mut part.0, &mut part.1)
+            } else {
+                sample_gradient::<16>(m, s, at, scale, &mut part.0, &mut part.1)
+            }
         }
     }
 }
 
+/// What a position's gradient reads: the parameters and where everything sits in them.
+pub(crate) struct Model<'a> {
+    params: &'a [f32],
+    layout: &'a Layout,
+    rows: &'a Rows,
+    tail: &'a Tail,
+}
+
 /// Adds the squared error's gradient of one position, times `scale`, to `grad` (the
 /// mobility patterns' to `sparse`, as parameter index and value); returns the error
-/// (prediction minus label).
-#[allow(clippy::too_many_arguments)]
+/// (prediction minus label). `H` is the networks' width (`m.layout.hidden`).
 #[inline(always)]
-fn sample_gradient(
-    params: &[f32],
-    rows: &Rows,
-    tail: &Tail,
+fn sample_gradient<const H: usize>(
+    m: &Model<'_>,
     s: &Sample,
     (t, st): (f32, usize),
     scale: f32,
     grad: &mut [f32],
     sparse: &mut Vec<(u32, f32)>,
 ) -> f32 {
+    let (params, l, rows, tail) = (m.params, m.layout, m.rows, m.tail);
     let set = pattern_set();
-    let l = layout();
     let active = set.active(s.board);
     let instances = set.instances();
-    let mut cache = [([0f32; HIDDEN], [0f32; HIDDEN]); ACTIVE];
+    let mut cache = [([0f32; H], [0f32; H]); ACTIVE];
     let mut pred = 0f32;
     // The head's inputs: each pattern's sum, the scalars' sum (in eighths of a disc), the
     // phase.
@@ -142,7 +153,7 @@ fn sample_gradient(
         let g = usize::from(set.canon[f].0);
         let n = l.squares[g];
         let r = &rows.rows[f][..usize::from(rows.len[f])];
-        let (out, h1, h2) = forward(&params[l.nets[g]..], n, r, t, st);
+        let (out, h1, h2) = forward::<H>(&params[l.nets[g]..], n, r, t, st);
         pred += out;
         x[g] += out;
         cache[k] = (h1, h2);
@@ -190,15 +201,15 @@ fn sample_gradient(
         let r = &rows.rows[f][..usize::from(rows.len[f])];
         let start = l.nets[g];
         let (h1, h2) = &cache[k];
-        backward(
-            &params[start..start + net::net_len(n)],
+        backward::<H>(
+            &params[start..start + net::net_len(n, H)],
             n,
             r,
             (t, st),
             h1,
             h2,
             d * through[g],
-            &mut grad[start..start + net::net_len(n)],
+            &mut grad[start..start + net::net_len(n, H)],
         );
     }
     for &f in &active[instances..] {
@@ -223,51 +234,51 @@ fn slope(x: f32) -> f32 {
 /// slice), from the pre-activations of its forward pass.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn backward(
+fn backward<const H: usize>(
     net: &[f32],
     n: usize,
     rows: &[u8],
     (t, st): (f32, usize),
-    h1: &[f32; HIDDEN],
-    h2: &[f32; HIDDEN],
+    h1: &[f32; H],
+    h2: &[f32; H],
     d: f32,
     grad: &mut [f32],
 ) {
-    let [w1, b1, w2, b2, w3, b3] = net_parts(n);
+    let [w1, b1, w2, b2, w3, b3] = net_parts(n, H);
     grad[b3] += d;
-    let mut g2 = [0f32; HIDDEN];
-    for i in 0..HIDDEN {
+    let mut g2 = [0f32; H];
+    for i in 0..H {
         grad[w3 + i] += d * leaky(h2[i]);
         g2[i] = d * net[w3 + i] * slope(h2[i]);
     }
-    for (g, x) in grad[b2..b2 + HIDDEN].iter_mut().zip(&g2) {
+    for (g, x) in grad[b2..b2 + H].iter_mut().zip(&g2) {
         *g += x;
     }
-    let mut g1 = [0f32; HIDDEN];
-    for i in 0..HIDDEN {
+    let mut g1 = [0f32; H];
+    for i in 0..H {
         let a = leaky(h1[i]);
-        let row = w2 + i * HIDDEN;
+        let row = w2 + i * H;
         let mut back = 0f32;
-        for j in 0..HIDDEN {
+        for j in 0..H {
             grad[row + j] += a * g2[j];
             back += net[row + j] * g2[j];
         }
         g1[i] = back * slope(h1[i]);
     }
-    for (g, x) in grad[b1..b1 + HIDDEN].iter_mut().zip(&g1) {
+    for (g, x) in grad[b1..b1 + H].iter_mut().zip(&g1) {
         *g += x;
     }
-    let phase_row = w1 + 2 * n * HIDDEN;
-    for (g, x) in grad[phase_row..phase_row + HIDDEN].iter_mut().zip(&g1) {
+    let phase_row = w1 + 2 * n * H;
+    for (g, x) in grad[phase_row..phase_row + H].iter_mut().zip(&g1) {
         *g += t * x;
     }
-    let stage_row = w1 + (2 * n + 1 + st) * HIDDEN;
-    for (g, x) in grad[stage_row..stage_row + HIDDEN].iter_mut().zip(&g1) {
+    let stage_row = w1 + (2 * n + 1 + st) * H;
+    for (g, x) in grad[stage_row..stage_row + H].iter_mut().zip(&g1) {
         *g += x;
     }
     for &r in rows {
-        let at = w1 + usize::from(r) * HIDDEN;
-        for (g, x) in grad[at..at + HIDDEN].iter_mut().zip(&g1) {
+        let at = w1 + usize::from(r) * H;
+        for (g, x) in grad[at..at + H].iter_mut().zip(&g1) {
             *g += x;
         }
     }
@@ -311,6 +322,7 @@ pub(crate) fn mae_by_empties(eval: &PatternEval, samples: &[Sample]) -> (f64, Ve
 /// What every thread of the fit reads to compute a batch's parts.
 struct Batch<'a> {
     train: &'a [Sample],
+    layout: &'a Layout,
     rows: &'a Rows,
     phase_of: &'a [(f32, usize)],
     tail: &'a Tail,
@@ -352,11 +364,13 @@ impl Batch<'_> {
             for &i in &chunk[from..to] {
                 let s = &self.train[i as usize];
                 let at = self.phase_of[s.empties() as usize];
-                let (params, rows, tail) = (params.as_slice(), self.rows, self.tail);
-                let e = crate::kernel::dispatch!(
-                    versions,
-                    gradient(params, rows, tail, s, at, scale, &mut part)
-                );
+                let m = Model {
+                    params: params.as_slice(),
+                    layout: self.layout,
+                    rows: self.rows,
+                    tail: self.tail,
+                };
+                let e = crate::kernel::dispatch!(versions, gradient(&m, s, at, scale, &mut part));
                 part_se += f64::from(e) * f64::from(e);
             }
             out.push((k, part_se));
@@ -433,6 +447,7 @@ pub fn fit_net(
     let shared_order = RwLock::new((0..train.len() as u32).collect::<Vec<u32>>());
     let batch_job = Batch {
         train,
+        layout: layout(w.hidden),
         rows: &rows,
         phase_of: &phase_of,
         tail: &tail,
@@ -572,19 +587,17 @@ pub(crate) fn gradient_of(w: &NetWeights, b: crate::Board, label: i8) -> (f32, V
     let rows = Rows::build();
     let st = stage(b.empties().count_ones(), w.stages);
     let t = net::stage_phase(st, w.stages);
-    let mut grad = vec![0f32; w.params.len()];
-    let mut sparse = Vec::new();
     let s = Sample { board: b, label };
-    let e = sample_gradient(
-        &w.params,
-        &rows,
-        &w.tail(),
-        &s,
-        (t, st),
-        2.0,
-        &mut grad,
-        &mut sparse,
-    );
+    let tail = w.tail();
+    let m = Model {
+        params: &w.params,
+        layout: layout(w.hidden),
+        rows: &rows,
+        tail: &tail,
+    };
+    let mut part: Part = (vec![0f32; w.params.len()], Vec::new());
+    let e = versions::portable::gradient(&m, &s, (t, st), 2.0, &mut part);
+    let (mut grad, sparse) = part;
     for (i, g) in sparse {
         grad[i as usize] += g;
     }

@@ -424,7 +424,14 @@ mod generated {
     /// Networks with both extras, the mobility-pattern weights pseudo-random values of up
     /// to two discs (so that they matter), the head as a fit starts it.
     fn with_both(seed: u64) -> NetWeights {
-        let mut w = NetWeights::init(3, seed).with_extras(BOTH, seed);
+        with_both_wide(seed, 16)
+    }
+
+    /// [`with_both`] with networks `hidden` units wide.
+    fn with_both_wide(seed: u64, hidden: usize) -> NetWeights {
+        let mut w = NetWeights::init(3, hidden, seed)
+            .expect("a width")
+            .with_extras(BOTH, seed);
         let tail = w.tail();
         let mut rng = Rng::new(seed);
         for p in &mut w.params[tail.mobility..tail.head] {
@@ -438,7 +445,7 @@ mod generated {
         let w = with_both(4);
         let eval = PatternEval::new(&w.tables());
         let networks_only = NetWeights {
-            params: w.params[..layout().len].to_vec(),
+            params: w.params[..layout(w.hidden).len].to_vec(),
             extras: Extras::default(),
             ..w.clone()
         };
@@ -459,8 +466,57 @@ mod generated {
     }
 
     #[test]
+    fn widened_networks_generate_the_same_tables_and_learn() {
+        let narrow = with_both(12);
+        let wide = narrow.clone().widen(32, 3).expect("16 to 32");
+        assert_eq!(wide.hidden, 32);
+        assert_eq!(wide.tables(), narrow.tables(), "every generated value kept");
+        for b in random_positions(13, 10) {
+            assert_eq!(predict(&wide, b), predict(&narrow, b));
+        }
+        // The new units can learn: their output weights have a gradient.
+        let (_, grad) = gradient_of(&wide, random_positions(14, 1)[0], 20);
+        let l = layout(32);
+        let [_, _, _, _, w3, _] = net::net_parts(l.squares[0], 32);
+        let new_outputs = &grad[l.nets[0] + w3 + 16..l.nets[0] + w3 + 32];
+        assert!(new_outputs.iter().any(|&g| g != 0.0), "{new_outputs:?}");
+        // Never narrower, and only the widths the program builds.
+        assert_eq!(wide.clone().widen(16, 1), Err(WeightsError::NetWidth(16)));
+        assert_eq!(narrow.widen(24, 1), Err(WeightsError::NetWidth(24)));
+        assert_eq!(NetWeights::init(3, 24, 1), Err(WeightsError::NetWidth(24)));
+    }
+
+    #[test]
+    fn a_wide_generated_file_round_trips_and_another_width_is_refused() {
+        let w = with_both_wide(6, 32);
+        let bytes = w.to_bytes();
+        let back = NetWeights::from_bytes(&bytes).expect("reads back");
+        assert_eq!(back, w);
+        assert_eq!(back.to_bytes(), bytes, "byte for byte");
+        let narrow = with_both(6).to_bytes();
+        assert!(bytes.len() > narrow.len());
+        // The width field says 16 (checksum mended): the parameter count and signature
+        // no longer fit.
+        let mut other = bytes.clone();
+        other[20] = 16;
+        let at = other.len() - 4;
+        let crc = crc32(&other[..at]);
+        other[at..].copy_from_slice(&crc.to_le_bytes());
+        assert!(matches!(
+            NetWeights::from_bytes(&other),
+            Err(WeightsError::Shape { .. })
+        ));
+    }
+
+    #[test]
     fn the_training_gradient_matches_finite_differences() {
-        let w = with_both(8);
+        for hidden in net::NET_WIDTHS {
+            gradient_matches_finite_differences(hidden);
+        }
+    }
+
+    fn gradient_matches_finite_differences(hidden: usize) {
+        let w = with_both_wide(8, hidden);
         let tail = w.tail();
         for (k, b) in random_positions(12, 3).into_iter().enumerate() {
             let label = 10 - 10 * k as i8;
@@ -532,7 +588,7 @@ mod generated {
 
     #[test]
     fn generated_tables_hold_the_networks_outputs() {
-        let w = NetWeights::init(3, 7);
+        let w = NetWeights::init(3, 16, 7).expect("a width");
         let tables = w.tables();
         let set = pattern_set();
         let mut rng = Rng::new(3);
@@ -554,7 +610,7 @@ mod generated {
 
     #[test]
     fn symmetric_positions_get_equal_generated_values() {
-        let eval = PatternEval::new(&NetWeights::init(3, 11).tables());
+        let eval = PatternEval::new(&NetWeights::init(3, 16, 11).expect("a width").tables());
         for b in random_positions(9, 10) {
             let v = eval.raw(b);
             for s in 1..8 {
@@ -566,7 +622,7 @@ mod generated {
 
     #[test]
     fn a_generated_weights_file_round_trips_and_damage_is_refused() {
-        let w = NetWeights::init(3, 5);
+        let w = NetWeights::init(3, 16, 5).expect("a width");
         let bytes = w.to_bytes();
         assert!(
             bytes.len() < 100_000,
@@ -608,6 +664,12 @@ mod generated {
 
     #[test]
     fn the_network_fit_learns_and_does_not_depend_on_the_threads() {
+        for hidden in net::NET_WIDTHS {
+            network_fit_learns(hidden);
+        }
+    }
+
+    fn network_fit_learns(hidden: usize) {
         // Labels from a simple rule the networks can learn: the disc difference.
         let samples: Vec<Sample> = random_positions(21, 60)
             .into_iter()
@@ -625,16 +687,17 @@ mod generated {
             threads,
         };
         let mut maes = Vec::new();
-        let one = fit_net(train, valid, NetWeights::init(3, 1), &opts(1), &mut |r| {
+        let init = NetWeights::init(3, hidden, 1).expect("a width");
+        let one = fit_net(train, valid, init.clone(), &opts(1), &mut |r| {
             maes.push(r.valid_mae)
         });
-        let two = fit_net(train, valid, NetWeights::init(3, 1), &opts(2), &mut |_| {});
+        let two = fit_net(train, valid, init.clone(), &opts(2), &mut |_| {});
         assert_eq!(one, two, "the same weights whatever the threads");
-        let start = PatternEval::new(&NetWeights::init(3, 1).tables());
+        let start = PatternEval::new(&init.tables());
         let (before, _) = super::super::netfit::mae_by_empties(&start, valid);
         assert!(
             maes[3] < before * 0.6,
-            "validation error {before:.2} -> {maes:?}"
+            "width {hidden}: validation error {before:.2} -> {maes:?}"
         );
     }
 
@@ -658,7 +721,9 @@ mod generated {
             batch: 64,
             threads,
         };
-        let start = NetWeights::init(3, 2).with_extras(BOTH, 2);
+        let start = NetWeights::init(3, 16, 2)
+            .expect("a width")
+            .with_extras(BOTH, 2);
         let mut mses = Vec::new();
         let one = fit_net(train, valid, start.clone(), &opts(1), &mut |r| {
             mses.push(r.train_mse)

@@ -128,6 +128,9 @@ pub enum WeightsError {
     },
     /// A head parameter that is not a finite number.
     Head,
+    /// A pattern-network width this program does not build (see `net::NET_WIDTHS`), or
+    /// narrower than the networks it should widen.
+    NetWidth(usize),
     /// The file is not as long as its header says (cut short, or with bytes after it).
     Length {
         /// The length the header announces, in bytes.
@@ -176,6 +179,12 @@ impl fmt::Display for WeightsError {
                  not known to this program (families 0 or 1, at most {MAX_HIDDEN} units)"
             ),
             WeightsError::Head => f.write_str("weights file's head holds a non-finite number"),
+            WeightsError::NetWidth(h) => write!(
+                f,
+                "pattern networks of {h} units a layer are not supported (widths {:?}, never \
+                 narrower than the start's)",
+                super::net::NET_WIDTHS
+            ),
             WeightsError::Length { expected, actual } => write!(
                 f,
                 "weights file is {actual} bytes, its header announces {expected} (truncated?)"
