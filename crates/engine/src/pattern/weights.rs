@@ -181,9 +181,8 @@ impl fmt::Display for WeightsError {
             WeightsError::Head => f.write_str("weights file's head holds a non-finite number"),
             WeightsError::NetWidth(h) => write!(
                 f,
-                "pattern networks of {h} units a layer are not supported (widths {:?}, never \
-                 narrower than the start's)",
-                super::net::NET_WIDTHS
+                "pattern networks of {h} units a layer are not supported (widths 16 or 32, \
+                 never narrower than the start's)"
             ),
             WeightsError::Length { expected, actual } => write!(
                 f,
