@@ -42,7 +42,7 @@ pub fn app(state: AppState) -> Router {
         .nest("/api/position", position::router())
         .nest("/api/server", status::router())
         .nest("/api/site", site::router())
-        .fallback(|| async { AppError::not_found("no such page or API route") })
+        .fallback(assets::fallback)
         .method_not_allowed_fallback(|| async {
             AppError::new(
                 axum::http::StatusCode::METHOD_NOT_ALLOWED,

@@ -81,6 +81,10 @@ pub struct ServeArgs {
     /// browser used].
     #[arg(long, value_name = "URL")]
     pub public_url: Option<PublicUrl>,
+    /// Serve the page from this folder (`apps/reversi/web` of a checkout) instead of the
+    /// copy built into the program: for working on the page without a rebuild.
+    #[arg(long, value_name = "DIR")]
+    pub web_dir: Option<PathBuf>,
 }
 
 pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
@@ -124,6 +128,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     if let Some(s) = args.idle {
         config.idle = Duration::from_secs(s);
     }
+    config.web_dir = args.web_dir.clone();
     let local = args.addr.ip().is_loopback();
     config.admin_token = token;
     config.allowed_hosts = if local || !args.allow_host.is_empty() {

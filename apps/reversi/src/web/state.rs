@@ -57,6 +57,9 @@ pub struct Config {
     pub allowed_hosts: Option<Vec<String>>,
     /// How people reach the server (the page's share links).
     pub site: Site,
+    /// Serve the page's files from this folder instead of the copies built into the binary
+    /// (for working on the page without a rebuild).
+    pub web_dir: Option<std::path::PathBuf>,
 }
 
 impl Config {
@@ -84,6 +87,7 @@ impl Config {
             admin_token: None,
             allowed_hosts: None,
             site: Site::default(),
+            web_dir: None,
         }
     }
 }
