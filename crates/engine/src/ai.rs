@@ -4,14 +4,15 @@
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::str::FromStr;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, OnceLock};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use reversi_core::{Move, Position};
 
 use crate::book::{self, Book};
 use crate::classic::{self, Algorithm};
+use crate::clock::{Clock, Stopwatch, SystemClock};
 use crate::engine::{self, Engine, Limits};
 use crate::heuristic::TERMINAL;
 use crate::levels::{Allowance, Level};
@@ -246,7 +247,18 @@ impl Computer {
         stop: &AtomicBool,
         progress: &mut dyn FnMut(&Thinking),
     ) -> Option<Decision> {
-        let started = Instant::now();
+        // The player's own engine's clock, else the system's (a platform without one hands
+        // every player an engine of its own).
+        let own_engine = self.engine.clone();
+        let system;
+        let clock: &dyn Clock = match &own_engine {
+            Some(engine) => engine.clock().as_ref(),
+            None => {
+                system = SystemClock::new();
+                &system
+            }
+        };
+        let started = Stopwatch::start(clock);
         let moves = pos.moves();
         let &first = moves.first()?;
         if first == Move::Pass {
@@ -341,7 +353,7 @@ impl Computer {
                 }
                 let own = spec.move_time(pos.empty_count().try_into().unwrap_or(60));
                 let time = self.time_limit.map_or(own, |t| t.min(own));
-                let engine = self.engine.as_deref().unwrap_or_else(|| shared_engine());
+                let engine = own_engine.as_deref().unwrap_or_else(|| shared_engine());
                 match spec.allowance {
                     None => level_search(engine, pos, level, time, stop, progress, started, false),
                     Some(allowance) => {
@@ -483,17 +495,9 @@ pub fn hints_with(
             .spec()
             .move_time(pos.empty_count().try_into().unwrap_or(60)),
     );
-    let mut candidates = level_search(
-        engine,
-        pos,
-        level,
-        time,
-        stop,
-        progress,
-        Instant::now(),
-        true,
-    )
-    .candidates;
+    let started = Stopwatch::start(engine.clock().as_ref());
+    let mut candidates =
+        level_search(engine, pos, level, time, stop, progress, started, true).candidates;
     if let Some(t) = book::process_book().and_then(|b| book_thinking(&b, pos, 0, None, 0)) {
         with_book_values(&mut candidates, &t.candidates);
     }
@@ -535,7 +539,22 @@ pub fn hint_lines(
     stop: &AtomicBool,
     progress: &mut dyn FnMut(&Thinking),
 ) -> Vec<HintLine> {
-    hints(pos, level, stop, progress)
+    let time = level
+        .spec()
+        .move_time(pos.empty_count().try_into().unwrap_or(60));
+    hint_lines_with(shared_engine(), pos, level, time, stop, progress)
+}
+
+/// [`hint_lines`] searched by `engine` within `time` (at most the level's own budget).
+pub fn hint_lines_with(
+    engine: &Engine,
+    pos: &Position,
+    level: Level,
+    time: Duration,
+    stop: &AtomicBool,
+    progress: &mut dyn FnMut(&Thinking),
+) -> Vec<HintLine> {
+    hints_with(engine, pos, level, time, stop, progress)
         .into_iter()
         .map(|candidate| {
             let mut line = vec![candidate.mv];
@@ -553,7 +572,7 @@ pub fn hint_lines(
                     }
                 }
             } else if let Ok((board, mask)) = Board::from_position(&next) {
-                line.extend(shared_engine().line(board, mask, MAX_LINE - 1));
+                line.extend(engine.line(board, mask, MAX_LINE - 1));
             }
             HintLine { candidate, line }
         })
@@ -591,7 +610,7 @@ fn level_search(
     time: Duration,
     stop: &AtomicBool,
     progress: &mut dyn FnMut(&Thinking),
-    started: Instant,
+    started: Stopwatch<'_>,
     all_exact: bool,
 ) -> Thinking {
     let Ok((board, mask)) = Board::from_position(pos) else {
@@ -661,7 +680,7 @@ fn generic_level_search(
     time: Duration,
     stop: &AtomicBool,
     progress: &mut dyn FnMut(&Thinking),
-    started: Instant,
+    started: Stopwatch<'_>,
 ) -> Thinking {
     let spec = level.spec();
     let empties = pos.empty_count() as u32;
@@ -671,83 +690,62 @@ fn generic_level_search(
     let mut best = Thinking::default();
     let mut nodes = 0;
     let mut depth = 1;
-    with_deadline(stop, started + time, |stop| {
-        while depth <= max_depth {
-            if depth > 1 && started.elapsed() * 2 > time {
-                break;
-            }
-            let Some(r) = classic::search(pos, Algorithm::NegascoutTt, depth, stop) else {
-                break;
-            };
-            nodes += r.states;
-            if r.stopped {
-                break;
-            }
-            let exact = solving && depth == max_depth;
-            let kind = |v: i32| {
-                if exact || v.abs() >= TERMINAL {
-                    ScoreKind::Exact
-                } else {
-                    ScoreKind::Points(depth)
-                }
-            };
-            let score = |v: i32| {
-                if exact || v.abs() >= TERMINAL {
-                    v / TERMINAL
-                } else {
-                    v
-                }
-            };
-            let mut candidates: Vec<Candidate> = r
-                .root
-                .iter()
-                .map(|&(mv, v)| Candidate {
-                    mv,
-                    score: score(v),
-                    kind: kind(v),
-                    upper_bound: false,
-                })
-                .collect();
-            candidates.sort_by_key(|c| -c.score);
-            best = Thinking {
-                depth,
-                best: Some(Candidate {
-                    mv: r.best,
-                    score: score(r.value),
-                    kind: kind(r.value),
-                    upper_bound: false,
-                }),
-                pv: vec![r.best],
-                candidates,
-                nodes,
-                elapsed: started.elapsed(),
-            };
-            progress(&best);
-            depth += 1;
+    let until = Some((started.clock(), started.deadline(time)));
+    while depth <= max_depth {
+        if depth > 1 && started.elapsed() * 2 > time {
+            break;
         }
-    });
+        let Some(r) = classic::search_until(pos, Algorithm::NegascoutTt, depth, stop, until) else {
+            break;
+        };
+        nodes += r.states;
+        if r.stopped {
+            break;
+        }
+        let exact = solving && depth == max_depth;
+        let kind = |v: i32| {
+            if exact || v.abs() >= TERMINAL {
+                ScoreKind::Exact
+            } else {
+                ScoreKind::Points(depth)
+            }
+        };
+        let score = |v: i32| {
+            if exact || v.abs() >= TERMINAL {
+                v / TERMINAL
+            } else {
+                v
+            }
+        };
+        let mut candidates: Vec<Candidate> = r
+            .root
+            .iter()
+            .map(|&(mv, v)| Candidate {
+                mv,
+                score: score(v),
+                kind: kind(v),
+                upper_bound: false,
+            })
+            .collect();
+        candidates.sort_by_key(|c| -c.score);
+        best = Thinking {
+            depth,
+            best: Some(Candidate {
+                mv: r.best,
+                score: score(r.value),
+                kind: kind(r.value),
+                upper_bound: false,
+            }),
+            pv: vec![r.best],
+            candidates,
+            nodes,
+            elapsed: started.elapsed(),
+        };
+        progress(&best);
+        depth += 1;
+    }
     best.nodes = nodes;
     best
-}
-
-/// Runs `f` with a flag that is raised when `stop` is, or at `deadline`, whichever is first.
-fn with_deadline<T>(stop: &AtomicBool, deadline: Instant, f: impl FnOnce(&AtomicBool) -> T) -> T {
-    let flag = AtomicBool::new(false);
-    let done = AtomicBool::new(false);
-    std::thread::scope(|scope| {
-        scope.spawn(|| {
-            while !done.load(Ordering::Relaxed) {
-                if stop.load(Ordering::Relaxed) || Instant::now() >= deadline {
-                    flag.store(true, Ordering::Relaxed);
-                    return;
-                }
-                std::thread::sleep(Duration::from_millis(2));
-            }
-        });
-        let out = f(&flag);
-        done.store(true, Ordering::Relaxed);
-        out
-    })
 }
 
 #[cfg(test)]

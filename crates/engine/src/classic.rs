@@ -9,9 +9,11 @@ use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 use reversi_core::{Move, Position};
 
+use crate::clock::Clock;
 use crate::heuristic::{evaluate, final_value};
 
 /// A classic fixed-depth search algorithm.
@@ -125,12 +127,18 @@ struct Searcher<'a> {
     states: u64,
     tt: HashMap<Position, Entry>,
     stop: &'a AtomicBool,
+    /// A deadline and the clock it is read on.
+    until: Option<(&'a dyn Clock, Duration)>,
     stopped: bool,
 }
 
 impl Searcher<'_> {
     fn poll_stop(&mut self) -> bool {
-        if !self.stopped && self.states & 1023 == 0 && self.stop.load(Ordering::Relaxed) {
+        if !self.stopped
+            && self.states & 1023 == 0
+            && (self.stop.load(Ordering::Relaxed)
+                || self.until.is_some_and(|(clock, at)| clock.now() >= at))
+        {
             self.stopped = true;
         }
         self.stopped
@@ -325,12 +333,26 @@ pub fn search(
     depth: u32,
     stop: &AtomicBool,
 ) -> Option<ClassicResult> {
+    search_until(pos, algorithm, depth, stop, None)
+}
+
+/// [`search`] that also stops once `clock` reads the time `until` gives (a clock and a
+/// time on it).
+#[must_use]
+pub fn search_until(
+    pos: &Position,
+    algorithm: Algorithm,
+    depth: u32,
+    stop: &AtomicBool,
+    until: Option<(&dyn Clock, Duration)>,
+) -> Option<ClassicResult> {
     let moves = pos.moves();
     let mut s = Searcher {
         algorithm,
         states: 0,
         tt: HashMap::new(),
         stop,
+        until,
         stopped: false,
     };
     let mut root = Vec::with_capacity(moves.len());

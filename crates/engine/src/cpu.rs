@@ -69,6 +69,7 @@ pub fn selected() -> Kernel {
 
 /// Whether the AVX2/BMI2 kernels are in use (x86-64-v3 or v4): the one branch the kernels'
 /// callers outside the multiversioned code take.
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 #[must_use]
 pub(crate) fn simd() -> bool {

@@ -4,14 +4,15 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use reversi_core::Move;
 
+use crate::clock::{SharedClock, Stopwatch, SystemClock};
 use crate::eval::Evaluator;
 use crate::levels::Level;
 use crate::search::probcut::{NO_SELECTIVITY, SELECTIVITY_PERCENT};
-use crate::search::{Child, Pool, Searcher, Stopper, INF, NO_MOVE};
+use crate::search::{Child, Pool, Searcher, Stopper, Untimed, INF, NO_MOVE};
 use crate::tt::TranspositionTable;
 use crate::{Board, Candidate, ScoreKind, Sq, Thinking};
 
@@ -191,6 +192,7 @@ pub struct Engine {
     tt: Arc<TranspositionTable>,
     threads: usize,
     eval: Option<Arc<dyn Evaluator>>,
+    clock: SharedClock,
 }
 
 /// The number of cores, the default thread count.
@@ -200,13 +202,26 @@ pub fn default_threads() -> usize {
 }
 
 impl Engine {
-    /// An engine with a `hash_mb` MB table and `threads` search threads (at least one).
+    /// An engine with a `hash_mb` MB table and `threads` search threads (at least one),
+    /// timed by the system's clock.
+    ///
+    /// # Panics
+    /// Where the platform has no clock (`wasm32-unknown-unknown`): use [`Engine::with_clock`].
     #[must_use]
     pub fn new(hash_mb: usize, threads: usize) -> Engine {
+        Engine::with_clock(hash_mb, threads, SystemClock::shared())
+    }
+
+    /// An engine with a `hash_mb` MB table and `threads` search threads (at least one; a
+    /// platform without threads takes 1), timed by `clock`: its deadlines and reported times
+    /// are read on it.
+    #[must_use]
+    pub fn with_clock(hash_mb: usize, threads: usize, clock: SharedClock) -> Engine {
         Engine {
             tt: Arc::new(TranspositionTable::new(hash_mb)),
             threads: threads.max(1),
             eval: None,
+            clock,
         }
     }
 
@@ -217,7 +232,14 @@ impl Engine {
             tt: Arc::new(TranspositionTable::disabled()),
             threads: threads.max(1),
             eval: None,
+            clock: SystemClock::shared(),
         }
+    }
+
+    /// The clock the engine's searches read.
+    #[must_use]
+    pub fn clock(&self) -> &SharedClock {
+        &self.clock
     }
 
     /// Uses `eval` instead of the default: the trained pattern evaluation on 8x8 (the
@@ -286,6 +308,7 @@ impl Engine {
             flag: &flag,
             halt: None,
             deadline: None,
+            clock: &Untimed,
             node_limit: None,
         };
         Searcher::new(&self.tt, eval.as_ref(), mask, &stopper, None).pv(board, max)
@@ -310,6 +333,7 @@ impl Engine {
             flag: stop,
             halt: None,
             deadline: None,
+            clock: &Untimed,
             node_limit: None,
         };
         self.tt.new_search();
@@ -339,13 +363,14 @@ impl Engine {
         // of a second), which must not eat into the search's time and cut its depth.
         let eval = self.evaluator(mask);
         let eval: &dyn Evaluator = eval.as_ref();
-        let started = Instant::now();
+        let started = Stopwatch::start(self.clock.as_ref());
         self.tt.new_search();
         let shared_nodes = AtomicU64::new(0);
         let stopper = Stopper {
             flag: stop,
             halt: None,
-            deadline: limits.time.map(|t| started + t),
+            deadline: limits.time.map(|t| started.deadline(t)),
+            clock: self.clock.as_ref(),
             node_limit: limits.nodes,
         };
         let tt = &*self.tt;
@@ -414,7 +439,7 @@ fn iterate(
     board: Board,
     limits: &Limits,
     all_exact: bool,
-    started: Instant,
+    started: Stopwatch<'_>,
     report: &mut dyn FnMut(&Thinking),
 ) {
     let empties = (board.empties() & s.mask).count_ones();
@@ -531,7 +556,7 @@ fn thinking(
     board: Board,
     r: RootResult,
     kind: ScoreKind,
-    t: Instant,
+    t: Stopwatch<'_>,
 ) -> Thinking {
     let best = move_of(r.best);
     let mut pv = vec![best];

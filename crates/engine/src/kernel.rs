@@ -9,6 +9,7 @@
 //! `REVERSI_KERNEL=portable` (or `x86-64-v3`) in the environment holds a process to that tier
 //! even where a higher one would run, so that tests and benchmarks can compare them.
 
+#[cfg(target_arch = "x86_64")]
 pub(crate) use crate::cpu::cpu_has_x86v3;
 pub use crate::cpu::{selected, Kernel};
 
@@ -58,6 +59,7 @@ impl std::fmt::Debug for Kernels {
 /// ```
 #[must_use]
 pub fn available() -> Vec<Kernels> {
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
     let mut sets = vec![Kernels {
         kernel: Kernel::Portable,
         moves: crate::mobility::moves_scalar,

@@ -35,6 +35,7 @@ pub mod bench;
 mod board;
 pub mod book;
 pub mod classic;
+pub mod clock;
 mod cpu;
 pub mod engine;
 pub mod eval;

@@ -12,10 +12,9 @@ pub mod probcut;
 mod state;
 
 pub use state::final_score;
-pub(crate) use state::{Child, Pool, Searcher, Stopper, INF, NO_MOVE};
+pub(crate) use state::{Child, Pool, Searcher, Stopper, Untimed, INF, NO_MOVE};
 
 use std::sync::atomic::Ordering;
-use std::time::Instant;
 
 use reversi_core::Move;
 
@@ -61,7 +60,10 @@ impl<'a> Searcher<'a> {
         if self.nodes & 4095 == 0 && !self.stopped {
             if self.stopper.flag.load(Ordering::Relaxed)
                 || self.stopper.halt.is_some_and(|h| h.load(Ordering::Relaxed))
-                || self.stopper.deadline.is_some_and(|d| Instant::now() >= d)
+                || self
+                    .stopper
+                    .deadline
+                    .is_some_and(|d| self.stopper.clock.now() >= d)
             {
                 self.stopped = true;
             }

@@ -5,6 +5,7 @@
 //! `pext`.
 
 /// `B2T[x]`: the bits of `x` read as base-3 digits (each 0 or 1).
+#[cfg(target_arch = "x86_64")]
 static B2T: [u16; 1024] = {
     let mut t = [0u16; 1024];
     let mut x = 0;

@@ -7,8 +7,9 @@
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize};
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::Duration;
 
+use crate::clock::Clock;
 use crate::eval::Evaluator;
 use crate::tt::TranspositionTable;
 use crate::Board;
@@ -29,11 +30,22 @@ pub(crate) struct Stopper<'a> {
     /// A second flag, polled like `flag`. The [`Engine`](crate::engine::Engine) passes
     /// none: its helper threads end through [`Pool::quit`].
     pub(crate) halt: Option<&'a AtomicBool>,
-    /// The search stops at this instant, with the best move found so far.
-    pub(crate) deadline: Option<Instant>,
+    /// The search stops once `clock` reads this time, with the best move found so far.
+    pub(crate) deadline: Option<Duration>,
+    /// The clock the deadline is read on.
+    pub(crate) clock: &'a dyn Clock,
     /// The search stops after about this many nodes, counted over all threads when the
     /// searchers share a node counter.
     pub(crate) node_limit: Option<u64>,
+}
+
+/// The clock of a search without a deadline: never read for one, and always at zero.
+pub(crate) struct Untimed;
+
+impl Clock for Untimed {
+    fn now(&self) -> Duration {
+        Duration::ZERO
+    }
 }
 
 /// One search thread's state.

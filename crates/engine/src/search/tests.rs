@@ -58,6 +58,7 @@ fn unlimited(flag: &AtomicBool) -> Stopper<'_> {
         flag,
         halt: None,
         deadline: None,
+        clock: &super::Untimed,
         node_limit: None,
     }
 }
