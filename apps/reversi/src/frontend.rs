@@ -6,7 +6,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use reversi_game::{Replay, Session, StoreLog};
+use reversi_game::{Replay, Session};
+use reversi_store::StoreLog;
 
 use crate::{plain, tui};
 

@@ -42,7 +42,7 @@
 use reversi_core::{format_transcript, Game, Move, Position, Score};
 use reversi_formats::ggf::{GgfGame, GgfMove};
 use reversi_formats::transcript::{write_transcript, DeclaredResult, TranscriptGame};
-use reversi_store::{ImportGame, MoveRecord, Player, Status, StoredGame, Termination};
+use reversi_record::{ImportGame, MoveRecord, Player, Status, StoredGame, Termination};
 
 use crate::Replay;
 
@@ -270,7 +270,7 @@ pub fn from_wthor(
         }
     };
     Ok(ImportGame {
-        game: reversi_store::NewGame {
+        game: reversi_record::NewGame {
             size: reversi_core::BoardSize::EIGHT,
             rules: reversi_core::Rules::Othello,
             start: None,
@@ -280,7 +280,7 @@ pub fn from_wthor(
             clock: None,
         },
         moves,
-        status: reversi_store::Status::Finished,
+        status: reversi_record::Status::Finished,
         ended_at: None,
         result: Some(score.outcome()),
         score: Some(score),
@@ -293,46 +293,6 @@ pub fn from_wthor(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_clock_and_a_loss_on_time_go_through_ggf() {
-        use reversi_core::{BoardSize, Color, Rules};
-        use reversi_store::{NewGame, Store};
-        let mut store = Store::open_in_memory().unwrap();
-        let new = NewGame {
-            clock: Some("5m+3s".parse().unwrap()),
-            ..NewGame::standard(
-                BoardSize::EIGHT,
-                Rules::Othello,
-                Player::human("Ann"),
-                Player::human("Ben"),
-            )
-        };
-        let id = store.create_game(&new).unwrap();
-        let f5 = new.start_position().parse_square("f5").unwrap();
-        store
-            .append_move(
-                id,
-                &MoveRecord {
-                    mv: Move::Play(f5),
-                    time_ms: Some(2500),
-                    eval: None,
-                },
-            )
-            .unwrap();
-        store.finish_on_time(id, Color::White).unwrap();
-        let stored = store.load_game(id).unwrap();
-        let text = to_ggf(&stored);
-        assert!(text.contains("RE[+64.00:t]"), "{text}");
-        assert!(text.contains("TI[05:00/00:03]"), "{text}");
-        let ggf = &reversi_formats::ggf::parse_ggf(&text).unwrap()[0];
-        let game = ggf.game().unwrap();
-        let import = from_ggf(ggf, &game, "t.ggf");
-        assert_eq!(import.game.clock, new.clock);
-        assert_eq!(import.termination, Some(Termination::Time));
-        assert_eq!(import.moves[0].time_ms, Some(2500));
-        assert_eq!(import.score.map(|s| s.margin()), Some(64));
-    }
 
     #[test]
     fn margins_to_scores() {

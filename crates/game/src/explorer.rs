@@ -8,7 +8,7 @@ use reversi_core::{Color, Move, Position};
 use reversi_engine::ai::{book_moves, hints};
 use reversi_engine::levels::Level;
 use reversi_engine::Candidate;
-use reversi_store::{ExplorerMove, Store, StoreError};
+use reversi_record::{Archive, ExplorerMove, StoreError};
 
 /// The level whose search values the moves the book does not have: quick (a few plies,
 /// milliseconds), since the explorer answers as a position is shown.
@@ -60,9 +60,9 @@ impl Explored {
 /// says; a side to move without a move passes first.
 ///
 /// # Errors
-/// On an SQLite error.
+/// When the store fails.
 pub fn explore(
-    store: &Store,
+    store: &dyn Archive,
     pos: &Position,
     valuation: Valuation,
 ) -> Result<Explored, StoreError> {
@@ -104,7 +104,7 @@ pub fn search_values(explored: &mut Explored, level: Level, stop: &AtomicBool) {
 }
 
 fn explore_moves(
-    store: &Store,
+    store: &dyn Archive,
     pos: &Position,
     valuation: Valuation,
 ) -> Result<Vec<ExplorerLine>, StoreError> {
@@ -124,55 +124,4 @@ fn explore_moves(
             played: p,
         })
         .collect())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use reversi_core::{parse_transcript, BoardSize, Rules, Score};
-    use reversi_engine::ScoreKind;
-    use reversi_store::{ImportGame, Player};
-
-    #[test]
-    fn moves_get_the_books_value_or_a_searchs() {
-        let start = Position::start(BoardSize::EIGHT, Rules::Othello);
-        let mut store = Store::open_in_memory().expect("an in-memory store");
-        for (i, moves) in ["f5d6c3d3c4", "f5f6e6f4"].into_iter().enumerate() {
-            let game = parse_transcript(moves, start.clone()).expect("a legal game");
-            let import = ImportGame::from_game(
-                &game,
-                Player::human(&format!("p{i}")),
-                Player::human("q"),
-                Some(Score {
-                    black: 33,
-                    white: 31,
-                }),
-            );
-            store
-                .import_games(&[import], &mut |_| {})
-                .expect("an import");
-        }
-        let after_f5 = parse_transcript("f5", start).expect("a legal move");
-        let level = Level::new(EXPLORER_LEVEL).expect("a level");
-        let lines = explore(&store, after_f5.current(), Valuation::BookOrSearch(level))
-            .expect("an answer")
-            .lines;
-        assert_eq!(lines.len(), 2);
-        for line in &lines {
-            let value = line.value.as_ref().expect("a value for every move played");
-            assert_eq!(value.mv, Move::Play(line.played.square));
-            // The shipped book has both replies to f5; without it a search values them.
-            if book_moves(after_f5.current()).is_empty() {
-                assert!(matches!(
-                    value.kind,
-                    ScoreKind::Depth { .. } | ScoreKind::Exact
-                ));
-            } else {
-                assert_eq!(value.kind, ScoreKind::Book);
-            }
-        }
-        let bare = explore(&store, after_f5.current(), Valuation::None).expect("an answer");
-        assert_eq!(bare.games(), 2);
-        assert!(bare.lines.iter().all(|l| l.value.is_none()));
-    }
 }

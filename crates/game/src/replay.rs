@@ -7,7 +7,7 @@ mod line;
 mod variations;
 
 use reversi_core::{Game, Position};
-use reversi_store::{GameInfo, MoveRecord, PlayerKind, Status, StoredGame};
+use reversi_record::{GameInfo, MoveRecord, PlayerKind, Status, StoredGame};
 
 use crate::session::{move_at, result_line, LastMove};
 
@@ -153,7 +153,7 @@ impl Replay {
 /// A stored player as a terminal shows it, e.g. `Ann` or `reversi (level hard)` (the name
 /// and level from a file or the network, escaped by [`crate::printable`]).
 #[must_use]
-pub fn player_name(p: &reversi_store::Player) -> String {
+pub fn player_name(p: &reversi_record::Player) -> String {
     let name = crate::printable(&p.name);
     match (p.kind, &p.level) {
         (PlayerKind::Computer, Some(level)) => {
@@ -170,7 +170,7 @@ pub fn outcome_text(info: &GameInfo, game: &Game) -> String {
         .clock
         .map(|c| format!(" ({c} each)"))
         .unwrap_or_default();
-    if let (Some(reversi_store::Termination::Time), Some(score)) = (info.termination, info.score) {
+    if let (Some(reversi_record::Termination::Time), Some(score)) = (info.termination, info.score) {
         if let reversi_core::Outcome::Win(c) = score.outcome() {
             return format!("{c} wins {}{clock}", crate::session::TIME_LOSS);
         }
@@ -200,69 +200,5 @@ pub fn record_note(record: &MoveRecord) -> String {
         String::new()
     } else {
         format!(" ({})", parts.join(", "))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #![allow(clippy::unwrap_used)]
-    use super::*;
-    use reversi_core::{BoardSize, Color, Move, Rules};
-    use reversi_store::{NewGame, Player, Store};
-
-    fn stored(moves: &[&str]) -> StoredGame {
-        let mut store = Store::open_in_memory().unwrap();
-        let new = NewGame::standard(
-            BoardSize::EIGHT,
-            Rules::Othello,
-            Player::human("Ann"),
-            Player::computer("reversi", "hard"),
-        );
-        let id = store.create_game(&new).unwrap();
-        for (i, m) in moves.iter().enumerate() {
-            let sq = new.start_position().parse_square(m).unwrap();
-            let rec = MoveRecord {
-                mv: Move::Play(sq),
-                time_ms: Some(1500),
-                eval: (i % 2 == 1).then_some(-2.0),
-            };
-            store.append_move(id, &rec).unwrap();
-        }
-        store.load_game(id).unwrap()
-    }
-
-    #[test]
-    fn steps_stay_within_the_game() {
-        let mut r = Replay::new(stored(&["f5", "d6", "c3"]));
-        assert_eq!((r.ply(), r.len()), (0, 3));
-        assert!(r.last_move().is_none());
-        r.back();
-        assert_eq!(r.ply(), 0);
-        r.forward();
-        let last = r.last_move().unwrap();
-        assert_eq!(last.mv.to_string(), "f5");
-        assert_eq!(last.flipped.len(), 1);
-        assert_eq!(r.position().disc_count(Color::Black), 4);
-        r.jump(99);
-        assert_eq!(r.ply(), 3);
-        assert_eq!(r.last_record().unwrap().time_ms, Some(1500));
-        // The notes a plain replay prints beside each move.
-        assert_eq!(record_note(&r.moves[0]), " (1.5 s)");
-        assert_eq!(record_note(&r.moves[1]), " (1.5 s, eval -2)");
-        assert_eq!(player_name(&r.info.white), "reversi (level hard)");
-    }
-
-    #[test]
-    fn the_opening_is_the_one_of_the_moves_shown() {
-        let mut r = Replay::new(stored(&["f5", "d6", "c3", "d3", "c4", "f4"]));
-        assert_eq!(r.opening(), None);
-        r.jump(2);
-        assert_eq!(r.opening(), Some("Perpendicular Opening"));
-        r.jump(5);
-        assert_eq!(r.opening(), Some("Tiger"));
-        r.jump(99);
-        assert_eq!(r.opening(), Some("Tiger"));
-        r.jump(4);
-        assert_eq!(r.opening(), Some("Perpendicular Opening"));
     }
 }

@@ -7,7 +7,7 @@ use std::fmt;
 use std::hash::{BuildHasher, Hasher};
 
 use reversi_core::{Color, ParseSquareError, Square};
-use reversi_store::WebSeats;
+use reversi_record::WebSeats;
 
 use crate::session::{PlayError, Session};
 

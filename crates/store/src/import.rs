@@ -6,9 +6,9 @@ use rusqlite::{params, params_from_iter};
 
 use crate::codec::{move_to_column, outcome_to_text};
 use crate::explorer::index::{self, counted_score, Tally, EXPLORER_MAX_DISCS};
-use crate::model::kept;
 use crate::store::{checked_start, clock_ms, dedup_hash, in_transaction, LoadError};
 use crate::{ImportGame, ImportReport, Store, StoreError};
+use reversi_record::kept;
 
 /// Moves inserted by one statement (5 parameters each, well under SQLite's limit of 32,766).
 const MOVES_PER_INSERT: usize = 64;

@@ -14,26 +14,25 @@
 
 mod clock;
 mod codec;
-mod error;
 mod explorer;
+mod history;
 mod holders;
 mod import;
-mod model;
 mod paths;
 mod schema;
 mod store;
+mod store_log;
 mod variations;
 
 pub use clock::{format_utc, now_utc};
-pub use error::StoreError;
-pub use explorer::{ExplorerMove, ExplorerSize, EXPLORER_MAX_DISCS};
-pub use holders::{WebSeats, Writer};
-pub use model::{
-    GameFilter, GameId, GameInfo, ImportGame, ImportReport, MoveRecord, NewGame, ParseGameIdError,
-    ParseStatusError, Player, PlayerKind, Status, StoredGame, Termination, VariationId,
-    MAX_TEXT_CHARS,
-};
+pub use explorer::{ExplorerSize, EXPLORER_MAX_DISCS};
+pub use history::History;
 pub use paths::default_path;
+pub use reversi_record::{
+    Archive, ExplorerMove, GameFilter, GameId, GameInfo, ImportGame, ImportReport, MoveRecord,
+    NewGame, ParseGameIdError, ParseStatusError, Player, PlayerKind, Status, StoreError,
+    StoredGame, Termination, Variation, VariationId, WebSeats, Writer, MAX_TEXT_CHARS,
+};
 pub use schema::SCHEMA_VERSION;
 pub use store::Store;
-pub use variations::Variation;
+pub use store_log::StoreLog;

@@ -40,9 +40,9 @@ pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 const SQLITE_MAGIC: &[u8; 16] = b"SQLite format 3\0";
 
 fn sqlite_err(path: &Path) -> impl Fn(rusqlite::Error) -> StoreError + '_ {
-    move |source| StoreError::Sqlite {
+    move |source| StoreError::Database {
         path: path.to_path_buf(),
-        source,
+        source: Box::new(source),
     }
 }
 

@@ -12,11 +12,11 @@ use crate::codec::{
     position_from_text, position_to_text, status_from_text, Fnv128,
 };
 use crate::explorer::index;
-use crate::model::kept;
 use crate::{
     now_utc, schema, GameFilter, GameId, GameInfo, MoveRecord, NewGame, Player, Status, StoreError,
     StoredGame, Termination,
 };
+use reversi_record::kept;
 
 /// The game database. Every call that writes is one transaction, committed to disk before it
 /// returns, so a crash loses at most the call under way.
@@ -109,9 +109,9 @@ impl Store {
     }
 
     pub(crate) fn sql(&self) -> impl Fn(rusqlite::Error) -> StoreError + '_ {
-        move |source| StoreError::Sqlite {
+        move |source| StoreError::Database {
             path: self.path.clone(),
-            source,
+            source: Box::new(source),
         }
     }
 
@@ -712,9 +712,9 @@ pub(crate) fn in_transaction<T>(
     f: impl FnOnce(&Transaction<'_>) -> Result<T, LoadError>,
 ) -> Result<T, StoreError> {
     let path = store.path.clone();
-    let err = move |source| StoreError::Sqlite {
+    let err = move |source: rusqlite::Error| StoreError::Database {
         path: path.clone(),
-        source,
+        source: Box::new(source),
     };
     let tx = store
         .conn
@@ -723,4 +723,44 @@ pub(crate) fn in_transaction<T>(
     let out = f(&tx).map_err(|e| e.or_sql(&err))?;
     tx.commit().map_err(&err)?;
     Ok(out)
+}
+
+impl reversi_record::Archive for Store {
+    fn load_game(&self, id: GameId) -> Result<StoredGame, StoreError> {
+        Store::load_game(self, id)
+    }
+
+    fn take_lease(
+        &self,
+        id: GameId,
+        writer: &crate::Writer,
+        ttl: std::time::Duration,
+    ) -> Result<(), StoreError> {
+        Store::take_lease(self, id, writer, ttl)
+    }
+
+    fn add_variation(
+        &mut self,
+        game: GameId,
+        parent: Option<crate::VariationId>,
+        ply: usize,
+        moves: &[reversi_core::Move],
+    ) -> Result<crate::VariationId, StoreError> {
+        Store::add_variation(self, game, parent, ply, moves)
+    }
+
+    fn append_variation_move(
+        &mut self,
+        id: crate::VariationId,
+        mv: reversi_core::Move,
+    ) -> Result<(), StoreError> {
+        Store::append_variation_move(self, id, mv).map(drop)
+    }
+
+    fn explore(
+        &self,
+        pos: &reversi_core::Position,
+    ) -> Result<Vec<crate::ExplorerMove>, StoreError> {
+        Store::explore(self, pos)
+    }
 }

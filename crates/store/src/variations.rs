@@ -8,23 +8,7 @@ use rusqlite::{params, Connection, OptionalExtension};
 
 use crate::codec::{move_from_column, move_to_column};
 use crate::store::{in_transaction, load_in, LoadError};
-use crate::{now_utc, GameId, GameInfo, MoveRecord, Store, StoreError, VariationId};
-
-/// A line of play that leaves another: the game's own moves (`parent` `None`) or an earlier
-/// variation of the same game.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Variation {
-    /// The variation's id.
-    pub id: VariationId,
-    /// The line it leaves; `None` for the game's own moves.
-    pub parent: Option<VariationId>,
-    /// How many moves of the parent line come before the variation's own.
-    pub from_ply: usize,
-    /// The variation's own moves, passes included.
-    pub moves: Vec<Move>,
-    /// When it was made (ISO 8601 UTC text).
-    pub created_at: String,
-}
+use crate::{now_utc, GameId, GameInfo, MoveRecord, Store, StoreError, Variation, VariationId};
 
 impl Store {
     /// The variations of game `id`, oldest first (a parent before its children), each checked

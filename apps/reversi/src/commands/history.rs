@@ -13,7 +13,8 @@ use anyhow::{bail, Context};
 use clap::{Args, Subcommand, ValueEnum};
 use reversi_core::{format_transcript, opening_name, BoardSize, Color, Outcome, Rules};
 use reversi_formats::svg::{position_svg, SvgOptions};
-use reversi_game::{clock_seed, convert, printable, Replay, StoreLog};
+use reversi_game::{clock_seed, convert, printable, Replay};
+use reversi_store::StoreLog;
 use reversi_store::{GameFilter, GameId, GameInfo, PlayerKind, Status, Store};
 
 use crate::frontend::{self, db_path};

@@ -103,8 +103,8 @@ impl App {
     }
 
     /// Where a replay keeps the variations played in it: the history's database.
-    fn variations(&self) -> Option<reversi_game::History> {
-        self.history.db.as_deref().map(reversi_game::History::at)
+    fn variations(&self) -> Option<reversi_store::History> {
+        self.history.db.as_deref().map(reversi_store::History::at)
     }
 
     fn start_game(&mut self, settings: Settings) {

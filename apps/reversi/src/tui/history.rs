@@ -12,7 +12,8 @@ use reversi_store::{GameFilter, GameId, GameInfo, Status};
 
 use super::game::Note;
 use super::theme::Theme;
-use reversi_game::{printable, result_line, History, Replay};
+use reversi_game::{printable, result_line, Replay};
+use reversi_store::History;
 
 /// What the app does after a key on the history screen.
 pub enum HistoryAction {

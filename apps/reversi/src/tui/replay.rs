@@ -22,7 +22,8 @@ use super::theme::Theme;
 use super::worker::{Job, Report, Workers};
 use reversi_game::analysis::{Analysis, Verdict};
 use reversi_game::human::{rating_level, HumanScale};
-use reversi_game::{outcome_text, player_name, record_note, History, Replay};
+use reversi_game::{outcome_text, player_name, record_note, Replay};
+use reversi_store::History;
 
 /// The computer's level for moves in a replay: quick (a few ms a move), and strong enough to
 /// show a sensible line.

@@ -122,7 +122,7 @@ async fn explore_position(
     };
     // The database answers at once; a search for the moves the book lacks waits for a slot
     // of the search pool, as hints do.
-    let mut explored = explore(&app.store(), &position, Valuation::Book)?;
+    let mut explored = explore(&*app.store(), &position, Valuation::Book)?;
     if let Some(level) = level {
         if explored.lines.iter().any(|l| l.value.is_none()) {
             let ticket = app.backend().pool().admit(&client.0)?;

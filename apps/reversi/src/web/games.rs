@@ -26,7 +26,8 @@ use super::live::{Event, LiveGame};
 use super::position::read_position;
 use super::state::AppState;
 use super::view::{color_name, CandidateView, GameView, ThinkingView};
-use reversi_game::{clock_seed, LogHandle, Player, Seats, Session, Settings, StoreLog};
+use reversi_game::{clock_seed, LogHandle, Player, Seats, Session, Settings};
+use reversi_store::StoreLog;
 
 /// The header that carries a player's seat token.
 pub const TOKEN_HEADER: &str = "x-player-token";

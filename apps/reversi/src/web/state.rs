@@ -7,7 +7,8 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 use reversi_core::Outcome;
-use reversi_game::{clock_seed, LogHandle, LogId, Seats, Session, StoreLog};
+use reversi_game::{clock_seed, LogHandle, LogId, Seats, Session};
+use reversi_store::StoreLog;
 use reversi_store::{GameId, Status, Store, StoreError, Termination, WebSeats, Writer};
 
 use super::address::Site;

@@ -156,7 +156,7 @@ pub async fn play(
     let mut replay = load(&store, GameId(id))?;
     // The square is read on the game's board (its size); the move's legality is the replay's.
     let mv = parse_move(&req.mv, replay.game.start())?;
-    replay.play_after(req.line.map(VariationId), req.ply, mv, &mut store)?;
+    replay.play_after(req.line.map(VariationId), req.ply, mv, &mut *store)?;
     drop(store);
     Ok(Json(Played {
         shown: replay.shown(),

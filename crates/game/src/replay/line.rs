@@ -4,7 +4,7 @@
 use std::fmt;
 
 use reversi_core::{Game, IllegalMove, Move};
-use reversi_store::{StoreError, VariationId};
+use reversi_record::{StoreError, VariationId};
 
 /// One line of a replay: the game's own moves, or a variation.
 #[derive(Debug, Clone, PartialEq, Eq)]

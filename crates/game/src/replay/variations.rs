@@ -5,7 +5,7 @@
 
 use reversi_core::{Game, Move};
 use reversi_engine::ai::{Ai, Computer};
-use reversi_store::{Store, StoreError, StoredGame, Variation, VariationId};
+use reversi_record::{Archive, StoreError, StoredGame, Variation, VariationId};
 
 use super::line::{Line, VariationError};
 use super::Replay;
@@ -22,7 +22,7 @@ enum Placement {
 }
 
 impl Replay {
-    /// The replay of `stored` with its `variations` (as [`Store::variations`] gives them,
+    /// The replay of `stored` with its `variations` (as a store's `variations` gives them,
     /// parents first), at the start of the game's own moves.
     ///
     /// # Errors
@@ -228,7 +228,7 @@ impl Replay {
     /// assert_eq!(again.lines()[1].own_moves(), &[sq("f6")?, sq("e6")?]);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn play(&mut self, mv: Move, store: &mut Store) -> Result<usize, VariationError> {
+    pub fn play(&mut self, mv: Move, store: &mut dyn Archive) -> Result<usize, VariationError> {
         self.position().play(mv).map_err(VariationError::Illegal)?;
         let ply = self.ply;
         match self.placement(mv) {
@@ -266,7 +266,7 @@ impl Replay {
 
     /// Shows `line` (a variation's id; `None`: the game's own moves) after its first `ply`
     /// moves, then [`Replay::play`]s `mv` there: what a request that keeps no replay between
-    /// calls does (see [`crate::History::play_variation`]). Returns the index of the line
+    /// calls does (`History::play_variation` in `reversi-store`). Returns the index of the line
     /// now shown.
     ///
     /// # Errors
@@ -277,7 +277,7 @@ impl Replay {
         line: Option<VariationId>,
         ply: usize,
         mv: Move,
-        store: &mut Store,
+        store: &mut dyn Archive,
     ) -> Result<usize, VariationError> {
         let index = match line {
             None => 0,
@@ -319,7 +319,8 @@ impl Replay {
     }
 
     /// How many of the first moves of line `index` are the game's own.
-    pub(super) fn main_prefix(&self, index: usize) -> usize {
+    #[must_use]
+    pub fn main_prefix(&self, index: usize) -> usize {
         let line = &self.lines[index];
         match line.parent {
             None => line.game.moves().len(),
@@ -327,6 +328,3 @@ impl Replay {
         }
     }
 }
-
-#[cfg(test)]
-mod tests;

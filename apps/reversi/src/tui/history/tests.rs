@@ -14,7 +14,8 @@ use reversi_store::{GameId, MoveRecord, NewGame, Player, Status, Store};
 use crate::tui::app::Screen;
 use crate::tui::testing::{key, lines, text};
 use crate::tui::{App, History, Start, Theme};
-use reversi_game::{Replay, StoreLog};
+use reversi_game::Replay;
+use reversi_store::StoreLog;
 
 /// A database with a finished 4x4 game (first legal move each turn), then an 8x8 game in
 /// progress after f5 d6 c3 between Ann and the computer at level `easy`.

@@ -60,7 +60,7 @@ fn wait_for_analysis(app: &mut App) {
 
 /// The replay of game `id` as `reversi history replay` opens it.
 fn replay_app(path: &Path, id: GameId) -> App {
-    let mut history = reversi_game::History::at(path);
+    let mut history = reversi_store::History::at(path);
     let replay: Replay = history.replay(id).unwrap();
     let db = History {
         db: Some(path.to_path_buf()),

@@ -1,4 +1,4 @@
-//! What can go wrong with the game database, naming the file or game concerned.
+//! What can go wrong with a store of games, naming the file or game concerned.
 
 use std::fmt;
 use std::path::PathBuf;
@@ -33,15 +33,15 @@ pub enum StoreError {
         path: PathBuf,
         /// The schema version the file records.
         version: i64,
-        /// The newest schema version this program knows, [`crate::SCHEMA_VERSION`].
+        /// The newest schema version this program knows, `SCHEMA_VERSION` of the SQLite store.
         known: i64,
     },
-    /// SQLite reported an error (a damaged file, a full disk, a locked database, …).
-    Sqlite {
+    /// The database reported an error (a damaged file, a full disk, a locked database, …).
+    Database {
         /// The database file, or `:memory:`.
         path: PathBuf,
-        /// SQLite's error.
-        source: rusqlite::Error,
+        /// The database's error (SQLite's, or the browser's storage's).
+        source: Box<dyn std::error::Error + Send + Sync>,
     },
     /// No game has this id.
     NoSuchGame(GameId),
@@ -117,7 +117,7 @@ impl fmt::Display for StoreError {
                  left untouched, upgrade reversi to open it",
                 path.display()
             ),
-            StoreError::Sqlite { path, source } => write!(f, "{}: {source}", path.display()),
+            StoreError::Database { path, source } => write!(f, "{}: {source}", path.display()),
             StoreError::NoSuchGame(id) => write!(f, "no game with id {id}"),
             StoreError::NotInProgress(id) => write!(f, "game {id} has already ended"),
             StoreError::IllegalMove { game, ply, reason } => {
@@ -145,7 +145,7 @@ impl std::error::Error for StoreError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             StoreError::Io { source, .. } => Some(source),
-            StoreError::Sqlite { source, .. } => Some(source),
+            StoreError::Database { source, .. } => Some(source.as_ref()),
             _ => None,
         }
     }

@@ -8,14 +8,10 @@ use std::sync::{Arc, Mutex};
 
 use reversi_core::{BoardSize, Color, Position, Rules, Score};
 use reversi_engine::ai::Ai;
-use reversi_store::{GameFilter, GameId, PlayerKind, Status, Store, StoredGame};
-
-use super::{resume, ResumeError};
-use crate::log::{GameLog, LogError, LogHandle, LogId, LoggedMove};
-use crate::player::Player;
-use crate::session::Session;
-use crate::settings::Settings;
-use crate::store_log::StoreLog;
+use reversi_game::{
+    resume, GameLog, LogError, LogHandle, LogId, LoggedMove, Player, ResumeError, Session, Settings,
+};
+use reversi_store::{GameFilter, GameId, PlayerKind, Status, Store, StoreLog, StoredGame};
 
 fn settings(size: u8, black: &str, white: &str) -> Settings {
     Settings {
@@ -365,7 +361,7 @@ fn a_side_whose_time_runs_out_loses_and_the_history_says_so() {
     let d6 = s.position().parse_square("d6").unwrap();
     assert_eq!(
         s.play(d6),
-        Err(crate::session::PlayError::OutOfTime(Color::White))
+        Err(reversi_game::PlayError::OutOfTime(Color::White))
     );
     assert!(s.is_over());
     assert_eq!(s.lost_on_time(), Some(Color::White));

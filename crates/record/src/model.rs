@@ -44,7 +44,7 @@ impl FromStr for GameId {
 pub const MAX_TEXT_CHARS: usize = 100;
 
 /// `text` cut to its first [`MAX_TEXT_CHARS`] characters.
-pub(crate) fn kept(text: &str) -> &str {
+pub fn kept(text: &str) -> &str {
     text.char_indices()
         .nth(MAX_TEXT_CHARS)
         .map_or(text, |(end, _)| &text[..end])
@@ -93,7 +93,8 @@ pub struct Player {
 
 impl Player {
     /// The player as the history keeps it (its texts cut to [`MAX_TEXT_CHARS`]).
-    pub(crate) fn kept(&self) -> Player {
+    #[must_use]
+    pub fn kept(&self) -> Player {
         Player {
             name: kept(&self.name).to_string(),
             kind: self.kind,
@@ -180,7 +181,7 @@ impl FromStr for Status {
     }
 }
 
-/// A game about to be played, for [`crate::Store::create_game`].
+/// A game about to be played, for a store to create (`Store::create_game` in `reversi-store`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NewGame {
     /// The board size.
@@ -328,7 +329,7 @@ pub struct StoredGame {
     pub game: Game,
 }
 
-/// Which games [`crate::Store::list_games`] returns, newest first.
+/// Which games a store lists (`Store::list_games`), newest first.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct GameFilter {
     /// At most this many; `None` for all.
@@ -341,7 +342,7 @@ pub struct GameFilter {
     pub status: Option<Status>,
 }
 
-/// A finished or unfinished game from another source, for [`crate::Store::import_games`].
+/// A finished or unfinished game from another source, for a store to import (`Store::import_games`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ImportGame {
     /// Board, start, players and date.
@@ -372,7 +373,7 @@ impl ImportGame {
     /// # Examples
     /// ```
     /// use reversi_core::{parse_transcript, BoardSize, Position, Rules, Score};
-    /// use reversi_store::{ImportGame, Player, Status};
+    /// use reversi_record::{ImportGame, Player, Status};
     ///
     /// let start = Position::start(BoardSize::EIGHT, Rules::Othello);
     /// let opening = parse_transcript("f5d6c3d3c4", start)?;

@@ -1,4 +1,4 @@
-//! The one [`GameLog`] over the SQLite history ([`reversi_store::Store`]): the terminal keeps
+//! The one [`GameLog`] over the SQLite history ([`Store`](crate::Store)): the terminal keeps
 //! its games in the database at a path, opened at the first game; the web server shares one
 //! open database between all its games and makes each game's record when the game is created.
 
@@ -6,11 +6,9 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use reversi_core::{Color, Position, Score};
-use reversi_store::{GameId, MoveRecord, NewGame, Store, StoreError};
+use reversi_game::{stored_player, GameLog, LogError, LogHandle, LogId, LoggedMove, Settings};
 
-use crate::history::stored_player;
-use crate::log::{GameLog, LogError, LogHandle, LogId, LoggedMove};
-use crate::settings::Settings;
+use crate::{GameId, MoveRecord, NewGame, Store, StoreError};
 
 /// Where the log's database is.
 enum Db {
@@ -29,8 +27,8 @@ enum Db {
 /// ```
 /// use std::sync::{Arc, Mutex};
 ///
-/// use reversi_game::{LogHandle, Player, Session, Settings, StoreLog};
-/// use reversi_store::{GameId, PlayerKind, Status, Store};
+/// use reversi_game::{LogHandle, Player, Session, Settings};
+/// use reversi_store::{GameId, PlayerKind, Status, Store, StoreLog};
 ///
 /// let log = Arc::new(Mutex::new(StoreLog::open(Store::open_in_memory()?)));
 /// let settings = Settings { white: Player::Human, ..Settings::default() };

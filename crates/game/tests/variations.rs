@@ -1,9 +1,11 @@
+//! Variations played in a replay of a game stored in SQLite: branching, following, nesting,
+//! going on past the end, and the same tree read back.
+
 #![allow(clippy::unwrap_used)]
 
 use reversi_core::{BoardSize, Move, Rules};
+use reversi_game::{Replay, VariationError};
 use reversi_store::{MoveRecord, NewGame, Player, Store};
-
-use super::*;
 
 fn sq(name: &str) -> Move {
     let start = reversi_core::Position::start(BoardSize::EIGHT, Rules::Othello);
