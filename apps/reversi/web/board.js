@@ -1,7 +1,27 @@
-// reversi serve's page: draws a board (game or replay) with its coordinates, moves the
-// keyboard cursor over it, and offers bigger squares (the board scrolling in its box) where
-// they are small. Plain JavaScript loaded before app.js, no build step.
-"use strict";
+// The board component: squares, discs, coordinates, cursor, bigger squares; config in, events out.
+// It knows nothing of games or backends (as lichess's chessground):
+//
+//   const board = createBoard(element, config);  board.set(changes);  board.state
+//
+// config (every field optional; `set` changes only the fields it is given):
+//   rows       the board: rows of "X" (black), "O" (white), "." or "-" (empty), top row first
+//   legal      the squares that may be played (array or Set of names: "f5")
+//   showLegal  mark the legal squares (default true)
+//   last       the square of the last move (ringed), or null
+//   hints      { square: { label, kind, exact, depth } } scores shown on the squares, or null
+//   movable    the legal squares are buttons that play (events.play)
+//   editable   every square is a button (events.select) and says "click to change"
+//   cursor     the square the keyboard starts from (the board follows focus itself; null
+//              goes back to the first legal square)
+//   animate    mark what changed since the last position drawn: the class `flip` on a disc
+//              that changed colour, `placed` on a disc that appeared (on the disc element and
+//              on its square, for as long as the same position is drawn again); false clears
+//              the marks and draws the position as it is (a new game, another line)
+//   events     { play(square), select(square), cursor(square) }
+//
+// Squares are buttons with `data-square`, `data-row`, `data-col`, the classes `sq`, the disc's
+// colour (`black`, `white`, `empty`), `legal`, `last`, `hinted`, `flip`, `placed`, and an
+// aria-label such as "f5, empty, legal move".
 
 const COLS = "abcdefghijklmnop";
 
@@ -41,69 +61,141 @@ function drawCoordinates(frame, n) {
   }
 }
 
-function drawBoard(board, rows, o) {
-  const n = rows.length;
-  board.style.setProperty("--n", n);
-  if (board.parentElement && board.parentElement.classList.contains("board-frame")) {
-    drawCoordinates(board.parentElement, n);
+/** What changed between two boards of the same size: discs that changed colour (flipped)
+ *  and discs that appeared (placed). */
+function changes(before, after) {
+  const marks = new Map();
+  after.forEach((row, r) => {
+    for (let c = 0; c < row.length; c++) {
+      const was = discName(before[r][c]), now = discName(row[c]);
+      if (was === now || now === "empty") continue;
+      marks.set(squareName(c, r), was === "empty" ? "placed" : "flip");
+    }
+  });
+  return marks;
+}
+
+export function createBoard(el, config) {
+  const state = { rows: [], legal: [], showLegal: true, last: null, hints: null, movable: false,
+    editable: false, cursor: null, animate: false, events: {} };
+  let drawn = null;      // the rows last drawn
+  let marks = new Map(); // square → "flip" | "placed", for the position last drawn
+  let fresh = new Set(); // squares marked by this draw (their animation starts again)
+
+  function mark(rows) {
+    const same = drawn && drawn.length === rows.length && drawn.every((row, r) => row === rows[r]);
+    if (!state.animate || !drawn || drawn.length !== rows.length) {
+      marks = new Map();
+      fresh = new Set();
+    } else if (!same) {
+      marks = changes(drawn, rows);
+      fresh = new Set(marks.keys());
+    } else {
+      fresh = new Set();
+    }
+    drawn = rows.slice();
   }
-  const wanted = n * n;
-  if (board.children.length !== wanted) {
-    board.innerHTML = "";
-    for (let r = 0; r < n; r++) {
-      for (let c = 0; c < n; c++) {
-        const b = document.createElement("button");
-        b.type = "button";
-        b.className = "sq";
-        b.dataset.square = squareName(c, r);
-        b.dataset.col = c;
-        b.dataset.row = r;
-        b.innerHTML = '<span class="disc" aria-hidden="true"></span><span class="hint-label" aria-hidden="true"></span>';
-        board.appendChild(b);
+
+  function draw() {
+    const rows = state.rows;
+    const n = rows.length;
+    mark(rows);
+    const legalSet = new Set(state.legal);
+    el.style.setProperty("--n", n);
+    if (el.parentElement && el.parentElement.classList.contains("board-frame")) {
+      drawCoordinates(el.parentElement, n);
+    }
+    if (el.children.length !== n * n) {
+      el.innerHTML = "";
+      for (let r = 0; r < n; r++) {
+        for (let c = 0; c < n; c++) {
+          const b = document.createElement("button");
+          b.type = "button";
+          b.className = "sq";
+          b.dataset.square = squareName(c, r);
+          b.dataset.col = c;
+          b.dataset.row = r;
+          b.innerHTML = '<span class="disc" aria-hidden="true"></span><span class="hint-label" aria-hidden="true"></span>';
+          el.appendChild(b);
+        }
       }
     }
-  }
-  let focusable = o.cursor;
-  if (!focusable || !board.querySelector(`[data-square="${focusable}"]`)) {
-    focusable = [...o.legal][0] || squareName(0, 0);
-  }
-  for (const b of board.children) {
-    const sq = b.dataset.square;
-    const r = Number(b.dataset.row), c = Number(b.dataset.col);
-    const who = discName(rows[r][c]);
-    const legal = o.legal.has(sq);
-    const hint = o.hints ? o.hints[sq] : null;
-    b.className = "sq " + who;
-    if (legal && o.showLegal) b.classList.add("legal");
-    if (sq === o.last) b.classList.add("last");
-    if (o.flipped.has(sq)) b.classList.add("flip");
-    if (sq === o.placed) b.classList.add("placed");
-    if (hint) b.classList.add("hinted");
-    const hl = b.querySelector(".hint-label");
-    hl.replaceChildren();
-    if (hint) {
-      const score = document.createElement("span");
-      score.className = "hint-score";
-      score.textContent = hint.label;
-      const kind = document.createElement("span");
-      kind.className = "hint-kind";
-      // "depth 6", never "d6": that reads as a square.
-      kind.textContent = hint.exact ? "exact" : hint.depth ? `depth ${hint.depth}` : hint.kind;
-      hl.append(score, kind);
+    let focusable = state.cursor;
+    if (!focusable || !el.querySelector(`[data-square="${focusable}"]`)) {
+      focusable = [...legalSet][0] || squareName(0, 0);
     }
-    if (hint) b.title = `${hint.label} (${hint.kind})`; else b.removeAttribute("title");
-    let name = `${sq}, ${who}`;
-    if (legal) name += ", legal move";
-    if (sq === o.last) name += ", last move";
-    if (hint) name += `, hint ${hint.label} ${hint.exact ? "exact" : hint.kind}`;
-    b.setAttribute("aria-label", name);
-    b.setAttribute("aria-disabled", String(!(o.clickable && legal)));
-    b.tabIndex = sq === focusable ? 0 : -1;
-    b.onclick = o.onPlay ? () => { if (o.clickable && legal) o.onPlay(sq); } : null;
-    b.onfocus = () => { if (o.onCursor) o.onCursor(sq); };
-    b.onkeydown = (e) => moveCursor(e, board, n);
+    for (const b of el.children) {
+      const sq = b.dataset.square;
+      const r = Number(b.dataset.row), c = Number(b.dataset.col);
+      const who = discName(rows[r][c]);
+      const legal = legalSet.has(sq);
+      const hint = state.hints ? state.hints[sq] : null;
+      const change = marks.get(sq) || null;
+      b.className = "sq " + who;
+      if (legal && state.showLegal) b.classList.add("legal");
+      if (sq === state.last) b.classList.add("last");
+      if (change) b.classList.add(change);
+      if (hint) b.classList.add("hinted");
+      const disc = b.querySelector(".disc");
+      if (fresh.has(sq) && disc.classList.contains(change)) {
+        // The same mark again (a disc flipped back and forth): its animation starts over.
+        disc.className = "disc";
+        void disc.offsetWidth;
+      }
+      disc.className = "disc" + (change ? " " + change : "");
+      const hl = b.querySelector(".hint-label");
+      hl.replaceChildren();
+      if (hint) {
+        const score = document.createElement("span");
+        score.className = "hint-score";
+        score.textContent = hint.label;
+        const kind = document.createElement("span");
+        kind.className = "hint-kind";
+        // "depth 6", never "d6": that reads as a square.
+        kind.textContent = hint.exact ? "exact" : hint.depth ? `depth ${hint.depth}` : hint.kind;
+        hl.append(score, kind);
+      }
+      if (hint) b.title = `${hint.label} (${hint.kind})`; else b.removeAttribute("title");
+      let name = `${sq}, ${who}`;
+      if (state.editable) {
+        name += ": click to change";
+      } else {
+        if (legal) name += ", legal move";
+        if (sq === state.last) name += ", last move";
+        if (hint) name += `, hint ${hint.label} ${hint.exact ? "exact" : hint.kind}`;
+      }
+      b.setAttribute("aria-label", name);
+      b.setAttribute("aria-disabled", String(!(state.editable || (state.movable && legal))));
+      b.tabIndex = sq === focusable ? 0 : -1;
+      b.onclick = () => {
+        const ev = state.events;
+        if (state.editable) {
+          state.cursor = sq;
+          if (ev.select) ev.select(sq);
+        } else if (state.movable && legal && ev.play) {
+          ev.play(sq);
+        }
+      };
+      b.onfocus = () => {
+        state.cursor = sq;
+        if (state.events.cursor) state.events.cursor(sq);
+      };
+      b.onkeydown = (e) => moveCursor(e, el, n);
+    }
+    fitBoard(el);
   }
-  fitBoard(board);
+
+  const board = {
+    el,
+    state,
+    /** Changes the fields given and draws the board again. */
+    set(changes) {
+      Object.assign(state, changes);
+      if (state.rows.length) draw();
+    },
+  };
+  board.set(config || {});
+  return board;
 }
 
 /** Marks a board whose squares are small, and offers (or withdraws) bigger squares for it: a

@@ -1,9 +1,8 @@
-// reversi serve's page: the analysis of a game as a graph (axes, zero line, move numbers,
-// legend; each point a button to go to that move; mistakes and blunders told apart by colour
-// and shape) and as a table for screen readers and exact reading. The graph is drawn at the
-// width it is shown at, so that its text keeps its size on a phone. Plain JavaScript loaded
-// before app.js, no build step.
-"use strict";
+// The analysis graph: each position's value as points to go to, its legend, and the values as a table.
+//
+// Axes, zero line, move numbers and legend; each point a button to go to that move; mistakes
+// and blunders told apart by colour and shape; a table for screen readers and exact reading.
+// The graph is drawn at the width it is shown at, so that its text keeps its size on a phone.
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const BAD_VERDICTS = ["mistake", "blunder"];
@@ -52,7 +51,7 @@ function pointShape(cx, cy, verdict) {
 
 /** Draws the analysis `a` into `container`; `onPick(i)` goes to position i. Drawn again at the
  *  new width when the container's width changes (a phone turned). */
-function drawGraph(container, a, onPick) {
+export function drawGraph(container, a, onPick) {
   const W = graphWidth(container), H = 250;
   if (!container.graphResize && window.ResizeObserver) {
     container.graphResize = new ResizeObserver(() => {
