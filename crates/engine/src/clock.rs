@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 /// A monotonic clock: the time since an origin of its own. Searches read it every few
 /// thousand nodes for their deadline, and to report how long they took.
-pub trait Clock: Send + Sync {
+pub trait Clock: Send + Sync + fmt::Debug {
     /// The time since this clock's origin; never decreases.
     fn now(&self) -> Duration;
 }
@@ -109,6 +109,7 @@ mod tests {
     use std::sync::atomic::{AtomicU64, Ordering};
 
     /// A clock that moves only when told to.
+    #[derive(Debug)]
     struct Manual(AtomicU64);
 
     impl Clock for Manual {

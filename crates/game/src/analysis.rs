@@ -134,13 +134,32 @@ pub fn analyze_alone(
     stop: &AtomicBool,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Option<Analysis> {
-    let engine = Engine::new(OWN_HASH_MB, 1);
+    analyze_on(
+        &Engine::new(OWN_HASH_MB, 1),
+        game,
+        level,
+        time,
+        stop,
+        progress,
+    )
+}
+
+/// [`analyze_alone`] searched by `engine` (whose clock times it): a platform without the
+/// system's clock hands in one of its own.
+pub fn analyze_on(
+    engine: &Engine,
+    game: &Game,
+    level: Level,
+    time: Duration,
+    stop: &AtomicBool,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Option<Analysis> {
     let positions = u32::try_from(game.positions().len())
         .unwrap_or(u32::MAX)
         .max(1);
     let each = time / positions;
     analyze_by(game, level, stop, progress, &mut |pos| {
-        hints_with(&engine, pos, level, each, stop, &mut |_| {})
+        hints_with(engine, pos, level, each, stop, &mut |_| {})
     })
 }
 

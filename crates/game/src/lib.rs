@@ -37,8 +37,8 @@ pub use player::{levels_help, ParsePlayerError, Player};
 pub use printable::{printable, Printable};
 pub use replay::{outcome_text, player_name, record_note, Line, Replay, VariationError};
 pub use session::{
-    evaluation, move_at, result_line, side_label, ComputerTurn, LastMove, PlayError, Session,
-    TIME_LOSS,
+    evaluation, move_at, result_line, side_label, ComputerTurn, Context, LastMove, PlayError,
+    Session, TIME_LOSS,
 };
 pub use settings::{clock_seed, Settings};
 pub use table::{new_token, Seats, Table, TableError};

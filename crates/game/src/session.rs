@@ -5,10 +5,13 @@
 
 use std::fmt;
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::time::Duration;
 
 use reversi_core::{Color, Game, IllegalMove, Move, Position, Score, Square};
 use reversi_engine::ai::{Computer, Decision};
+use reversi_engine::clock::{SharedClock, SystemClock};
+use reversi_engine::engine::Engine;
 use reversi_engine::time::TimeControl as Budget;
 use reversi_engine::{ScoreKind, Thinking};
 
@@ -83,6 +86,53 @@ impl ComputerTurn {
     }
 }
 
+/// What a session reads time on and where its computer players search: the system's clock
+/// and the process's shared engine by default; a platform without them (the browser) hands
+/// in its own.
+#[derive(Clone)]
+pub struct Context {
+    /// The clock that times the moves and runs the game clocks.
+    pub clock: SharedClock,
+    /// The engine the computer players search with (`None`: the process's shared engine).
+    pub engine: Option<Arc<Engine>>,
+}
+
+impl Context {
+    /// The system's clock and the process's shared engine.
+    ///
+    /// # Panics
+    /// Where the platform has no clock (`wasm32-unknown-unknown`).
+    #[must_use]
+    pub fn system() -> Context {
+        Context {
+            clock: SystemClock::shared(),
+            engine: None,
+        }
+    }
+
+    /// `engine`, and the clock it searches by.
+    #[must_use]
+    pub fn on(engine: Arc<Engine>) -> Context {
+        Context {
+            clock: engine.clock().clone(),
+            engine: Some(engine),
+        }
+    }
+
+    fn now(&self) -> Duration {
+        self.clock.now()
+    }
+}
+
+impl fmt::Debug for Context {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Context")
+            .field("clock", &self.clock)
+            .field("own_engine", &self.engine.is_some())
+            .finish()
+    }
+}
+
 /// A game in progress with its players and undo/redo stacks.
 ///
 /// A session with a log keeps its game there: the record is made at the first move, each
@@ -133,8 +183,10 @@ pub struct Session {
     records: Vec<LoggedMove>,
     /// Moves taken back, the next one to redo last.
     redo: Vec<LoggedMove>,
-    /// When the side to move could start choosing.
-    since: Instant,
+    /// When the side to move could start choosing (on `context`'s clock).
+    since: Duration,
+    /// The clock and the computer players' engine.
+    context: Context,
     /// The side whose time ran out, which lost the game.
     time_out: Option<Color>,
     saving: Option<Saving>,
@@ -176,6 +228,18 @@ impl Session {
     /// ```
     #[must_use]
     pub fn from_position(settings: Settings, start: Position, log: Option<LogHandle>) -> Session {
+        Session::in_context(settings, start, log, Context::system())
+    }
+
+    /// [`Session::from_position`] timed by `context`'s clock, its computer players searching
+    /// with `context`'s engine.
+    #[must_use]
+    pub fn in_context(
+        settings: Settings,
+        start: Position,
+        log: Option<LogHandle>,
+        context: Context,
+    ) -> Session {
         let settings = Settings {
             size: start.size(),
             rules: start.rules(),
@@ -186,7 +250,8 @@ impl Session {
             settings,
             records: Vec::new(),
             redo: Vec::new(),
-            since: Instant::now(),
+            since: context.now(),
+            context,
             time_out: None,
             saving: log.map(Saving::new),
         }
@@ -201,6 +266,19 @@ impl Session {
         records: Vec<LoggedMove>,
         log: Option<LogHandle>,
         id: LogId,
+    ) -> Session {
+        Session::resume_in_context(settings, game, records, log, id, Context::system())
+    }
+
+    /// [`Session::resume`] in `context` (see [`Session::in_context`]).
+    #[must_use]
+    pub fn resume_in_context(
+        settings: Settings,
+        game: Game,
+        records: Vec<LoggedMove>,
+        log: Option<LogHandle>,
+        id: LogId,
+        context: Context,
     ) -> Session {
         let records = game
             .moves()
@@ -225,7 +303,8 @@ impl Session {
             settings,
             records,
             redo: Vec::new(),
-            since: Instant::now(),
+            since: context.now(),
+            context,
             time_out: None,
             saving,
         };
@@ -364,7 +443,7 @@ impl Session {
             }
         }
         if let Some(side) = view.running {
-            let thinking = self.since.elapsed();
+            let thinking = self.context.now().saturating_sub(self.since);
             match side {
                 Color::Black => view.black = view.black.saturating_sub(thinking),
                 Color::White => view.white = view.white.saturating_sub(thinking),
@@ -408,6 +487,9 @@ impl Session {
             .wrapping_mul(0x9e37_79b9_7f4a_7c15)
             .wrapping_add(ply as u64 + 1);
         let mut computer = Computer::new(ai, seed);
+        if let Some(engine) = &self.context.engine {
+            computer = computer.with_engine(Arc::clone(engine));
+        }
         computer.set_time_limit(self.clock_budget());
         Some(ComputerTurn {
             color: pos.turn(),
@@ -502,7 +584,10 @@ impl Session {
     fn record(&self, mv: Move, eval: Option<f64>) -> LoggedMove {
         LoggedMove {
             mv,
-            time_ms: Some(u64::try_from(self.since.elapsed().as_millis()).unwrap_or(u64::MAX)),
+            time_ms: Some(
+                u64::try_from(self.context.now().saturating_sub(self.since).as_millis())
+                    .unwrap_or(u64::MAX),
+            ),
             eval,
         }
     }
@@ -511,7 +596,7 @@ impl Session {
     fn commit(&mut self, record: LoggedMove) -> Result<(), IllegalMove> {
         self.game.play(record.mv)?;
         self.records.push(record);
-        self.since = Instant::now();
+        self.since = self.context.now();
         self.save();
         Ok(())
     }
@@ -581,7 +666,7 @@ impl Session {
             self.redo.push(record);
             taken += 1;
         }
-        self.since = Instant::now();
+        self.since = self.context.now();
         self.save();
         taken
     }
@@ -621,10 +706,11 @@ impl Session {
     /// kept in the same log as a new record.
     #[must_use]
     pub fn rematch(&self) -> Session {
-        Session::from_position(
+        Session::in_context(
             self.settings.swapped(),
             self.game.start().clone(),
             self.saving.as_ref().map(|s| s.log.clone()),
+            self.context.clone(),
         )
     }
 }

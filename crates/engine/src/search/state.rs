@@ -40,6 +40,7 @@ pub(crate) struct Stopper<'a> {
 }
 
 /// The clock of a search without a deadline: never read for one, and always at zero.
+#[derive(Debug)]
 pub(crate) struct Untimed;
 
 impl Clock for Untimed {
