@@ -34,8 +34,11 @@ const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch:
 
 /** Starts `reversi serve` (for the tests that need a server of their own); resolves to { url, child } once it listens. */
 function startServer(args, env = {}) {
+  // REVERSI_WEB_DIR: serve the page's files from that folder (`--web-dir`), as the server the
+  // script was given may, so that an edited page is tested without a rebuild.
+  const webDir = process.env.REVERSI_WEB_DIR ? ["--web-dir", process.env.REVERSI_WEB_DIR] : [];
   return new Promise((resolve, reject) => {
-    const child = spawn(BIN, ["serve", "--no-book", ...args],
+    const child = spawn(BIN, ["serve", "--no-book", ...webDir, ...args],
       { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, ...env } });
     child.on("error", reject);
     const lines = createInterface({ input: child.stdout });
