@@ -3,6 +3,7 @@
 // SCREENSHOT_DIR where the screenshots go, REVERSI_BIN the program (for the tests that start
 // and stop a server of their own). Prints one line per test; exits 1 on a failure.
 import { chromium } from "playwright-core";
+import { createRequire } from "node:module";
 import { mkdirSync, mkdtempSync } from "node:fs";
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
@@ -29,6 +30,8 @@ const browser = await chromium.launch({
 });
 
 const TIMEOUT = 20000;
+// axe-core, injected into the page for the accessibility checks.
+const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 const BIN = process.env.REVERSI_BIN;
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
 
@@ -92,6 +95,30 @@ async function newPage(options = {}) {
 }
 
 const boardAttr = (page, name) => page.locator("#board").getAttribute(name);
+
+/** Known findings of axe that the scripts, not the page's style, have to fix (left out until
+ *  they do): visible text that a button's aria-label does not repeat word for word (WCAG 2.5.3,
+ *  label in name). A hinted square shows its score and kind ("+4", "depth 6") as two spans with
+ *  no space between them, read as "+4depth 6" against the name "…, hint +4 depth 6"; a marked
+ *  move of the replay shows "c4? −4, best e6" and is named "c4: mistake, lost 4 discs; best was
+ *  e6". */
+function axeKnown(rule, target) {
+  return rule === "label-content-name-mismatch" &&
+    (/button\[data-square=/.test(target) || /^(#replay-moves )?li\[data-ply="\d+"\] > button/.test(target));
+}
+
+/** axe-core's WCAG 2.0 and 2.1 A and AA rules (colour contrast among them) on the page as it is
+ *  shown, after the discs have stopped turning: one line per violation, with the elements. */
+async function axeViolations(page) {
+  await page.waitForTimeout(500);
+  if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ path: AXE });
+  const result = await page.evaluate(() => window.axe.run(document, {
+    runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] },
+  }));
+  for (const v of result.violations) v.nodes = v.nodes.filter((n) => !axeKnown(v.id, n.target.join(" ")));
+  return result.violations.filter((v) => v.nodes.length > 0).map((v) => `${v.id} (${v.help}): ` +
+    v.nodes.slice(0, 5).map((n) => n.target.join(" ") + (n.failureSummary ? ` [${n.failureSummary.replace(/\s+/g, " ")}]` : "")).join("; "));
+}
 
 /** Waits until this browser may move or the game is over; true when over. */
 async function untilMyTurnOrOver(page) {
@@ -376,6 +403,8 @@ const tests = {
     // Replay the full game.
     await row.locator("a.replay").click();
     await page.waitForSelector("#replay-view:not([hidden])");
+    // The record arrives after the view shows: its length is the slider's max.
+    await page.waitForSelector("#replay-slider[max]", { state: "attached" });
     const max = Number(await page.locator("#replay-slider").getAttribute("max"));
     // The computer's level-1 replies vary with what its shared table holds: compare with the
     // game as played rather than a fixed length.
@@ -839,6 +868,62 @@ const tests = {
     assert.deepEqual(await smallTargets(page, "#history-view button, #history-view td.actions a"), []);
     await page.screenshot({ path: `${SHOTS}/phone-history.png` });
     await page.context().close();
+  },
+
+  async "axe-core finds no WCAG A or AA violation (contrast included) on the main views, light and dark"() {
+    for (const colorScheme of ["light", "dark"]) {
+      const page = await newPage({ colorScheme });
+      const check = async (view) => {
+        const found = await axeViolations(page);
+        assert.deepEqual(found, [], `${colorScheme} ${view}:\n${found.join("\n")}`);
+      };
+      await page.goto(BASE + "#/new");
+      await page.waitForSelector("#new-view:not([hidden])");
+      // The levels are filled in from the server.
+      await page.waitForFunction(() => document.querySelectorAll("select[name=white-level] option").length > 0);
+      await check("new game");
+      // A game in progress: a move played, the computer's reply, its search, hints on the board.
+      await createByScript(page, { size: 8, rules: "othello", black: "human", white: "ai:1" });
+      await page.click('[data-square="f5"]');
+      await waitMoves(page, 2);
+      await untilMyTurnOrOver(page);
+      await page.selectOption("#hint-level", "2");
+      await page.click("#hint");
+      await page.waitForSelector("#board .sq.hinted");
+      await check("game with hints");
+      // A finished game: its result.
+      await page.goto(`${BASE}#/game/${state.fullGame}`);
+      await page.waitForSelector("#game-view:not([hidden]) #result:not([hidden])");
+      await check("finished game");
+      await page.goto(BASE + "#/history");
+      await page.waitForSelector("#history-table tbody tr");
+      await check("history");
+      // A replay with its analysis: the graph, the marked moves, the table opened.
+      await page.goto(`${BASE}#/replay/${state.fullGame}`);
+      await page.waitForSelector("#replay-view:not([hidden])");
+      await page.selectOption("#analysis-level", "1");
+      await page.click("#analyze");
+      await page.waitForSelector("#graph svg", { timeout: 60000 });
+      await page.locator("#graph .eval-table summary").click();
+      await page.locator('#graph .point[data-index="12"]').click();
+      await check("replay with analysis");
+      await page.goto(BASE + "#/editor");
+      await page.waitForFunction(() => /legal move/.test(document.getElementById("editor-status").textContent));
+      await check("editor");
+      await page.context().close();
+      // The phone's own layouts: the game under the board, the history as cards.
+      const phone = await newPage({ ...PHONE, colorScheme });
+      await phone.goto(BASE + "#/new");
+      await createByScript(phone, { size: 8, rules: "othello", black: "human", white: "ai:1" });
+      await phone.waitForFunction(() => document.getElementById("board").dataset.myTurn === "true");
+      const found = await axeViolations(phone);
+      assert.deepEqual(found, [], `${colorScheme} phone game:\n${found.join("\n")}`);
+      await phone.goto(BASE + "#/history");
+      await phone.waitForSelector("#history-table tbody tr");
+      const cards = await axeViolations(phone);
+      assert.deepEqual(cards, [], `${colorScheme} phone history:\n${cards.join("\n")}`);
+      await phone.context().close();
+    }
   },
 
   async "the server goes away: the page says it is reconnecting and recovers"() {
