@@ -19,7 +19,6 @@ mod site;
 mod state;
 mod status;
 mod variations;
-mod view;
 
 use axum::extract::DefaultBodyLimit;
 use axum::Router;

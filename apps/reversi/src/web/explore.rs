@@ -19,7 +19,7 @@ use super::client::Client;
 use super::error::{ApiQuery, AppError};
 use super::levels::parse_level;
 use super::state::AppState;
-use super::view::{color_name, CandidateView};
+use reversi_api::view::{color_name, CandidateView};
 
 pub fn router() -> Router<AppState> {
     Router::new().route("/", get(explore_position))

@@ -25,7 +25,7 @@ use super::levels::parse_level;
 use super::live::{Event, LiveGame};
 use super::position::read_position;
 use super::state::AppState;
-use super::view::{color_name, CandidateView, GameView, ThinkingView};
+use reversi_api::view::{color_name, CandidateView, GameView, ThinkingView};
 use reversi_game::{clock_seed, LogHandle, Player, Seats, Session, Settings};
 use reversi_store::StoreLog;
 

@@ -17,10 +17,12 @@ use serde::{Deserialize, Serialize};
 use super::backend::StopOnDrop;
 use super::client::Client;
 use super::error::{ApiBytes, ApiJson, ApiPath, ApiQuery, AppError};
-use super::levels::{parse_level, scale_level};
+use super::levels::parse_level;
 use super::state::AppState;
-use super::variations::{self, LineView};
-use super::view::{replay, AnalysisView, InfoView, ReplayStep};
+use super::variations;
+use reversi_api::levels::scale_level;
+use reversi_api::lines::{lines_view, LineView};
+use reversi_api::view::{replay, AnalysisView, InfoView, ReplayStep};
 use reversi_game::{analysis::analyze_alone, convert};
 
 pub fn router() -> Router<AppState> {
@@ -107,7 +109,7 @@ async fn show(
             .collect(),
         positions: replay(&stored.game),
         live,
-        lines: variations::lines_view(&stored),
+        lines: lines_view(&stored),
     }))
 }
 

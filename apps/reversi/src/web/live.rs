@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
 use std::time::Instant;
 
-use reversi_core::{Color, Move};
+use reversi_core::Color;
 use reversi_engine::ai::{Ai, Decision};
 use reversi_engine::Thinking;
 use reversi_store::{GameId, Store};
@@ -16,10 +16,7 @@ use tokio::sync::broadcast;
 use super::backend::Backend;
 use super::error::AppError;
 use super::pool::Work;
-use super::view::{
-    board_rows, color_name, names, ClockJson, Counts, GameView, LastMoveView, ResultView,
-    ThinkingView,
-};
+use reversi_api::view::{GameExtras, GameView, ThinkingView};
 use reversi_game::{PlayError, Player, Seats, Session, Table, TableError};
 
 /// What a browser watching a game hears: the whole state after each change, and the
@@ -182,64 +179,19 @@ impl LiveGame {
 
     /// The game as its players see it.
     pub fn view(&self, gs: &GameState) -> GameView {
-        let id = self.id;
-        let s = &gs.table.session;
-        let pos = s.position();
-        let ended = gs.ended();
-        let moves = s.game().moves();
-        let positions = s.game().positions();
-        let passed = moves
-            .iter()
-            .enumerate()
-            .rev()
-            .take(2)
-            .find(|(_, &m)| m == Move::Pass)
-            .map(|(i, _)| color_name(positions[i].turn()));
-        GameView {
-            id: id.0,
-            version: gs.version,
-            size: pos.size().get(),
-            rules: s.settings().rules.name(),
-            black: s.settings().black.to_string(),
-            white: s.settings().white.to_string(),
-            board: board_rows(pos),
-            turn: (!ended).then(|| color_name(pos.turn())),
-            human_turn: !ended && s.is_human_turn(),
-            legal: if ended {
-                Vec::new()
-            } else {
-                names(&pos.legal_moves())
+        GameView::of(
+            self.id.0,
+            &gs.table.session,
+            GameExtras {
+                version: gs.version,
+                ended: gs.ended(),
+                takebacks: gs.table.takebacks(),
+                resigned: gs.table.resigned,
+                thinking: gs.searching(),
+                remote: gs.table.seats.remote,
+                joined: gs.table.seats.joined(),
             },
-            moves: moves.iter().map(ToString::to_string).collect(),
-            opening: s.opening(),
-            last: s.last_move().map(|l| LastMoveView {
-                color: color_name(l.color),
-                square: match l.mv {
-                    Move::Play(sq) => Some(sq.to_string()),
-                    Move::Pass => None,
-                },
-                flipped: names(&l.flipped),
-            }),
-            passed,
-            counts: Counts::of(pos),
-            over: ended,
-            result: s.result().map(|score| ResultView {
-                text: s.result_text().unwrap_or_default(),
-                ..ResultView::of(score)
-            }),
-            resigned: gs.table.resigned.map(color_name),
-            lost_on_time: s.lost_on_time().map(color_name),
-            clock: s
-                .clocks()
-                .zip(s.settings().clock)
-                .map(|(view, setting)| ClockJson::of(view, setting)),
-            can_undo: gs.table.takebacks() && s.can_undo(),
-            can_redo: gs.table.takebacks() && s.can_redo(),
-            thinking: gs.searching(),
-            remote: gs.table.seats.remote.map(color_name),
-            joined: gs.table.seats.joined(),
-            save_error: s.save_error().map(ToString::to_string),
-        }
+        )
     }
 
     /// Starts the game: forced passes, the first save, the computer's first search.

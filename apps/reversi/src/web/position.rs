@@ -22,7 +22,7 @@ use super::client::Client;
 use super::error::{ApiJson, ApiQuery, AppError};
 use super::levels::parse_level;
 use super::state::AppState;
-use super::view::{board_rows, color_name, names, CandidateView, Counts};
+use reversi_api::view::{board_rows, color_name, names, CandidateView, Counts};
 
 pub fn router() -> Router<AppState> {
     Router::new()

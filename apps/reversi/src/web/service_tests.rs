@@ -189,7 +189,7 @@ async fn analysing_a_game_twice_gives_the_same_result() {
         assert_eq!(s, StatusCode::OK, "{v}");
     }
     // At the level the human scale is measured at (8 when this was written).
-    let level = super::levels::scale_level().map_or(8, |l| l.get());
+    let level = reversi_api::levels::scale_level().map_or(8, |l| l.get());
     let analyse = || async {
         let (s, v) = call(
             &app,

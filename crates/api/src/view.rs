@@ -1,13 +1,13 @@
-//! What the API sends: games, boards, opening names, the computer's thinking, hints and
-//! analyses as JSON.
+//! What the page is sent: games, boards, opening names, the computer's thinking, hints,
+//! stored games and analyses, as JSON.
 
-use reversi_core::{opening_name_at, Color, Game, Position, Score, Square, TimeControl};
+use reversi_core::{opening_name_at, Color, Game, Move, Position, Score, Square, TimeControl};
 use reversi_engine::{Candidate, ScoreKind, Thinking};
-use reversi_store::{GameInfo, Status};
+use reversi_record::{GameInfo, Status};
 use serde::Serialize;
 
 use reversi_game::human::HumanScale;
-use reversi_game::{analysis::Analysis, result_line, ClockView};
+use reversi_game::{analysis::Analysis, result_line, ClockView, Session};
 
 pub fn color_name(c: Color) -> &'static str {
     match c {
@@ -123,6 +123,90 @@ pub struct GameView {
     pub save_error: Option<String>,
 }
 
+/// What a game's view says beyond its session: who may take moves back, who resigned, the
+/// search under way and the seats of a game shared between two browsers.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct GameExtras {
+    /// Grows with every change (see [`GameView::version`]).
+    pub version: u64,
+    /// Whether the game takes no more moves (over, resigned or closed).
+    pub ended: bool,
+    /// Whether moves may be taken back (not between two browsers, nor once ended).
+    pub takebacks: bool,
+    /// The side that resigned.
+    pub resigned: Option<Color>,
+    /// Whether the computer is searching its move.
+    pub thinking: bool,
+    /// The side a second person plays from another browser, and whether someone joined.
+    pub remote: Option<Color>,
+    /// Whether someone took the remote seat.
+    pub joined: bool,
+}
+
+impl GameView {
+    /// The view of game `id` being played in `session`.
+    #[must_use]
+    pub fn of(id: i64, session: &Session, extras: GameExtras) -> GameView {
+        let s = session;
+        let pos = s.position();
+        let ended = extras.ended;
+        let moves = s.game().moves();
+        let positions = s.game().positions();
+        let passed = moves
+            .iter()
+            .enumerate()
+            .rev()
+            .take(2)
+            .find(|(_, &m)| m == Move::Pass)
+            .map(|(i, _)| color_name(positions[i].turn()));
+        GameView {
+            id,
+            version: extras.version,
+            size: pos.size().get(),
+            rules: s.settings().rules.name(),
+            black: s.settings().black.to_string(),
+            white: s.settings().white.to_string(),
+            board: board_rows(pos),
+            turn: (!ended).then(|| color_name(pos.turn())),
+            human_turn: !ended && s.is_human_turn(),
+            legal: if ended {
+                Vec::new()
+            } else {
+                names(&pos.legal_moves())
+            },
+            moves: moves.iter().map(ToString::to_string).collect(),
+            opening: s.opening(),
+            last: s.last_move().map(|l| LastMoveView {
+                color: color_name(l.color),
+                square: match l.mv {
+                    Move::Play(sq) => Some(sq.to_string()),
+                    Move::Pass => None,
+                },
+                flipped: names(&l.flipped),
+            }),
+            passed,
+            counts: Counts::of(pos),
+            over: ended,
+            result: s.result().map(|score| ResultView {
+                text: s.result_text().unwrap_or_default(),
+                ..ResultView::of(score)
+            }),
+            resigned: extras.resigned.map(color_name),
+            lost_on_time: s.lost_on_time().map(color_name),
+            clock: s
+                .clocks()
+                .zip(s.settings().clock)
+                .map(|(view, setting)| ClockJson::of(view, setting)),
+            can_undo: extras.takebacks && s.can_undo(),
+            can_redo: extras.takebacks && s.can_redo(),
+            thinking: extras.thinking,
+            remote: extras.remote.map(color_name),
+            joined: extras.joined,
+            save_error: s.save_error().map(ToString::to_string),
+        }
+    }
+}
+
 /// A timed game's clocks: the time left of each side in ms (the running side's as of the
 /// view), which side's clock is running, and the setting.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
@@ -209,7 +293,7 @@ pub struct PlayerView {
 }
 
 impl PlayerView {
-    pub fn of(p: &reversi_store::Player) -> PlayerView {
+    pub fn of(p: &reversi_record::Player) -> PlayerView {
         PlayerView {
             name: p.name.clone(),
             kind: p.kind.name(),
@@ -253,7 +337,7 @@ impl InfoView {
                 Status::Abandoned => "abandoned",
             },
             result: info.score.map(|score| match info.termination {
-                Some(reversi_store::Termination::Time) => ResultView {
+                Some(reversi_record::Termination::Time) => ResultView {
                     text: format!("{} on time", result_line(score)),
                     ..ResultView::of(score)
                 },
@@ -261,7 +345,7 @@ impl InfoView {
             }),
             moves: info.move_count,
             clock: info.clock.map(|c| c.to_string()),
-            termination: info.termination.map(reversi_store::Termination::name),
+            termination: info.termination.map(reversi_record::Termination::name),
         }
     }
 }

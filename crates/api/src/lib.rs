@@ -1,0 +1,7 @@
+//! The page's JSON: what `reversi serve` and the engine compiled to WebAssembly both send the
+//! same page (games being played, the computer's thinking, hints, levels, stored games, their
+//! lines and analyses). One definition, so that the two back ends cannot drift apart.
+
+pub mod levels;
+pub mod lines;
+pub mod view;
