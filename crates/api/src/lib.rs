@@ -4,4 +4,5 @@
 
 pub mod levels;
 pub mod lines;
+pub mod upload;
 pub mod view;

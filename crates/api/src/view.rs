@@ -6,6 +6,7 @@ use reversi_engine::{Candidate, ScoreKind, Thinking};
 use reversi_record::{GameInfo, Status};
 use serde::Serialize;
 
+use reversi_formats::position::{board_string, PositionFormat, PositionInput};
 use reversi_game::human::HumanScale;
 use reversi_game::{analysis::Analysis, result_line, ClockView, Session};
 
@@ -459,6 +460,52 @@ impl AnalysisView {
                 })
                 .collect(),
             scale_level: HumanScale::shipped().map(|s| s.analysis_level.get()),
+        }
+    }
+}
+
+/// A position as the editor shows it.
+#[derive(Debug, Serialize)]
+pub struct PositionView {
+    pub size: u8,
+    pub rules: &'static str,
+    pub board: Vec<String>,
+    pub turn: &'static str,
+    /// The squares the side to move may play.
+    pub legal: Vec<String>,
+    /// The side to move has no square and passes.
+    pub must_pass: bool,
+    /// Neither side can move: a finished game.
+    pub over: bool,
+    pub counts: Counts,
+    /// The board string that reads back as this position (`---…OX… X`).
+    pub text: String,
+    /// How it was given: `board`, `obf`, `ggf` or `transcript`.
+    pub format: &'static str,
+    /// The moves that led to it, when it was given as a transcript.
+    pub moves: Vec<String>,
+}
+
+impl PositionView {
+    pub fn of(input: &PositionInput) -> PositionView {
+        let p = input.position();
+        PositionView {
+            size: p.size().get(),
+            rules: p.rules().name(),
+            board: board_rows(p),
+            turn: color_name(p.turn()),
+            legal: names(&p.legal_moves()),
+            must_pass: p.must_pass(),
+            over: p.is_game_over(),
+            counts: Counts::of(p),
+            text: board_string(p),
+            format: match input.format {
+                PositionFormat::Board => "board",
+                PositionFormat::Obf => "obf",
+                PositionFormat::Ggf => "ggf",
+                PositionFormat::Transcript => "transcript",
+            },
+            moves: input.game.moves().iter().map(ToString::to_string).collect(),
         }
     }
 }

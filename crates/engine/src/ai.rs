@@ -234,6 +234,24 @@ impl Computer {
         self.rng = XorShift64::new(seed | 1);
     }
 
+    /// The kind of player.
+    #[must_use]
+    pub fn ai(&self) -> Ai {
+        self.ai
+    }
+
+    /// The seed of its random choices.
+    #[must_use]
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// The cap on its next moves' time ([`Computer::set_time_limit`]).
+    #[must_use]
+    pub fn time_limit(&self) -> Option<Duration> {
+        self.time_limit
+    }
+
     fn next_random(&mut self) -> u64 {
         self.rng.next_u64()
     }

@@ -76,6 +76,13 @@ pub struct ComputerTurn {
 }
 
 impl ComputerTurn {
+    /// The computer player that is to choose (its kind, seed and time cap), for a caller
+    /// that searches elsewhere (another thread or worker) with a player made the same way.
+    #[must_use]
+    pub fn computer(&self) -> &Computer {
+        &self.computer
+    }
+
     /// Thinks until decided or stopped (then with the best move found so far).
     pub fn run(
         mut self,
@@ -539,6 +546,20 @@ impl Session {
     /// As [`Session::play_computer`].
     pub fn play_decision(&mut self, ply: usize, decision: &Decision) -> Result<(), PlayError> {
         self.play_computed(ply, decision.mv, evaluation(decision))
+    }
+
+    /// Plays the move a computer chose elsewhere for the turn made at `ply`, keeping `eval`
+    /// (its [`evaluation`]).
+    ///
+    /// # Errors
+    /// As [`Session::play_computer`].
+    pub fn play_evaluated(
+        &mut self,
+        ply: usize,
+        mv: Move,
+        eval: Option<f64>,
+    ) -> Result<(), PlayError> {
+        self.play_computed(ply, mv, eval)
     }
 
     /// Plays the computer's decision for the turn made at `ply`.

@@ -11,6 +11,7 @@ mod error;
 mod explorer;
 mod model;
 mod seats;
+mod time;
 mod variation;
 
 pub use archive::Archive;
@@ -22,4 +23,5 @@ pub use model::{
     VariationId, MAX_TEXT_CHARS,
 };
 pub use seats::{WebSeats, Writer};
+pub use time::format_utc;
 pub use variation::Variation;

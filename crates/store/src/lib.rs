@@ -24,14 +24,14 @@ mod store;
 mod store_log;
 mod variations;
 
-pub use clock::{format_utc, now_utc};
+pub use clock::now_utc;
 pub use explorer::{ExplorerSize, EXPLORER_MAX_DISCS};
 pub use history::History;
 pub use paths::default_path;
 pub use reversi_record::{
-    Archive, ExplorerMove, GameFilter, GameId, GameInfo, ImportGame, ImportReport, MoveRecord,
-    NewGame, ParseGameIdError, ParseStatusError, Player, PlayerKind, Status, StoreError,
-    StoredGame, Termination, Variation, VariationId, WebSeats, Writer, MAX_TEXT_CHARS,
+    format_utc, Archive, ExplorerMove, GameFilter, GameId, GameInfo, ImportGame, ImportReport,
+    MoveRecord, NewGame, ParseGameIdError, ParseStatusError, Player, PlayerKind, Status,
+    StoreError, StoredGame, Termination, Variation, VariationId, WebSeats, Writer, MAX_TEXT_CHARS,
 };
 pub use schema::SCHEMA_VERSION;
 pub use store::Store;

@@ -9,8 +9,6 @@ use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::IntoResponse;
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use reversi_core::{BoardSize, Position, Rules};
-use reversi_formats::{ggf, transcript};
 use reversi_store::{GameFilter, GameId, ImportGame, Status};
 use serde::{Deserialize, Serialize};
 
@@ -22,6 +20,7 @@ use super::state::AppState;
 use super::variations;
 use reversi_api::levels::scale_level;
 use reversi_api::lines::{lines_view, LineView};
+use reversi_api::upload::{read_games, UploadError};
 use reversi_api::view::{replay, AnalysisView, InfoView, ReplayStep};
 use reversi_game::{analysis::analyze_alone, convert};
 
@@ -192,52 +191,21 @@ struct Imported {
     skipped: usize,
 }
 
-/// Reads an uploaded file's games: GGF (told by the format or by `(;` at the start) or
-/// transcripts, one game a line.
+/// Reads an uploaded file's games (see [`reversi_api::upload::read_games`]).
 fn read_upload(body: &[u8], q: &ImportQuery) -> Result<Vec<ImportGame>, AppError> {
-    let bad = |msg: String| AppError::new(StatusCode::UNPROCESSABLE_ENTITY, msg);
     let text = std::str::from_utf8(body)
         .map_err(|_| AppError::bad_request("the file is not UTF-8 text"))?;
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let source = q.name.as_deref().unwrap_or("upload");
-    let ggf = match q.format.as_deref().unwrap_or("auto") {
-        "ggf" => true,
-        "transcript" => false,
-        "auto" => text.trim_start().starts_with("(;"),
-        other => {
-            return Err(AppError::bad_request(format!(
-                "unknown import format {other:?}: expected auto, ggf or transcript"
-            )))
-        }
-    };
-    if ggf {
-        let games = ggf::parse_ggf(text).map_err(|e| bad(format!("not GGF: {e}")))?;
-        games
-            .iter()
-            .enumerate()
-            .map(|(i, g)| {
-                let game = g
-                    .game()
-                    .map_err(|(ply, e)| bad(format!("game {} move {}: {e}", i + 1, ply + 1)))?;
-                Ok(convert::from_ggf(g, &game, source))
-            })
-            .collect()
-    } else {
-        let size = BoardSize::new(q.size.unwrap_or(8))
-            .map_err(|e| AppError::bad_request(e.to_string()))?;
-        let rules: Rules = q
-            .rules
-            .as_deref()
-            .unwrap_or("othello")
-            .parse()
-            .map_err(|e: reversi_core::ParseRulesError| AppError::bad_request(e.to_string()))?;
-        let games = transcript::parse_transcript_file(text, &Position::start(size, rules))
-            .map_err(|e| bad(e.to_string()))?;
-        Ok(games
-            .iter()
-            .map(|t| convert::from_transcript(t, source))
-            .collect())
-    }
+    read_games(
+        text,
+        q.format.as_deref(),
+        q.size,
+        q.rules.as_deref(),
+        q.name.as_deref().unwrap_or("upload"),
+    )
+    .map_err(|e| match e {
+        UploadError::BadRequest(m) => AppError::bad_request(m),
+        UploadError::Unreadable(m) => AppError::new(StatusCode::UNPROCESSABLE_ENTITY, m),
+    })
 }
 
 async fn import(

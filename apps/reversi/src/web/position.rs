@@ -13,7 +13,7 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use reversi_core::{BoardSize, Move, Position, Rules};
 use reversi_engine::ai::hint_lines;
-use reversi_formats::position::{board_string, parse_position, PositionFormat, PositionInput};
+use reversi_formats::position::{parse_position, PositionInput};
 use reversi_formats::svg::{position_svg, SvgOptions};
 use serde::{Deserialize, Serialize};
 
@@ -22,7 +22,7 @@ use super::client::Client;
 use super::error::{ApiJson, ApiQuery, AppError};
 use super::levels::parse_level;
 use super::state::AppState;
-use reversi_api::view::{board_rows, color_name, names, CandidateView, Counts};
+use reversi_api::view::{color_name, CandidateView, PositionView};
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -46,52 +46,6 @@ pub fn read_position(
         .map_err(|e: reversi_core::ParseRulesError| AppError::bad_request(e.to_string()))?;
     parse_position(text, size, rules)
         .map_err(|e| AppError::new(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))
-}
-
-/// A position as the editor shows it.
-#[derive(Debug, Serialize)]
-pub struct PositionView {
-    pub size: u8,
-    pub rules: &'static str,
-    pub board: Vec<String>,
-    pub turn: &'static str,
-    /// The squares the side to move may play.
-    pub legal: Vec<String>,
-    /// The side to move has no square and passes.
-    pub must_pass: bool,
-    /// Neither side can move: a finished game.
-    pub over: bool,
-    pub counts: Counts,
-    /// The board string that reads back as this position (`---…OX… X`).
-    pub text: String,
-    /// How it was given: `board`, `obf`, `ggf` or `transcript`.
-    pub format: &'static str,
-    /// The moves that led to it, when it was given as a transcript.
-    pub moves: Vec<String>,
-}
-
-impl PositionView {
-    pub fn of(input: &PositionInput) -> PositionView {
-        let p = input.position();
-        PositionView {
-            size: p.size().get(),
-            rules: p.rules().name(),
-            board: board_rows(p),
-            turn: color_name(p.turn()),
-            legal: names(&p.legal_moves()),
-            must_pass: p.must_pass(),
-            over: p.is_game_over(),
-            counts: Counts::of(p),
-            text: board_string(p),
-            format: match input.format {
-                PositionFormat::Board => "board",
-                PositionFormat::Obf => "obf",
-                PositionFormat::Ggf => "ggf",
-                PositionFormat::Transcript => "transcript",
-            },
-            moves: input.game.moves().iter().map(ToString::to_string).collect(),
-        }
-    }
 }
 
 #[derive(Debug, Deserialize)]

@@ -1,0 +1,234 @@
+//! The call interface driven natively: a game against the computer through both instances,
+//! the history written out and read back, errors with their statuses.
+
+#![allow(clippy::unwrap_used)]
+
+use reversi_engine::clock::SystemClock;
+use serde_json::{json, Value};
+
+use super::{Bridge, Host};
+
+struct TestHost {
+    reports: usize,
+}
+
+impl Host for TestHost {
+    fn wall_ms(&self) -> f64 {
+        1_795_369_417_000.0
+    }
+
+    fn report(&mut self, _: &str) {
+        self.reports += 1;
+    }
+}
+
+fn call(bridge: &mut Bridge, host: &mut TestHost, request: Value) -> Value {
+    let answer: Value = serde_json::from_str(&bridge.call(&request.to_string(), host)).unwrap();
+    answer
+}
+
+fn ok(bridge: &mut Bridge, host: &mut TestHost, request: Value) -> Value {
+    let answer = call(bridge, host, request.clone());
+    answer
+        .get("ok")
+        .cloned()
+        .unwrap_or_else(|| panic!("{request} answered {answer}"))
+}
+
+fn status(answer: &Value) -> u64 {
+    answer["error"]["status"].as_u64().unwrap_or(0)
+}
+
+#[test]
+fn a_game_against_the_computer_is_played_stored_and_read_back() {
+    let mut host = TestHost { reports: 0 };
+    let mut game = Bridge::new(SystemClock::shared());
+    let mut search = Bridge::new(SystemClock::shared());
+    let created = ok(
+        &mut game,
+        &mut host,
+        json!({"method": "createGame", "size": 6, "black": "human", "white": "ai:3"}),
+    );
+    let id = created["game"]["id"].as_i64().unwrap();
+    let mut view = created["game"].clone();
+    let mut plies = 0;
+    while !view["over"].as_bool().unwrap() {
+        plies += 1;
+        assert!(plies < 80, "the game does not end: {view}");
+        if view["human_turn"].as_bool().unwrap() {
+            let square = view["legal"][0].as_str().unwrap().to_string();
+            view = ok(
+                &mut game,
+                &mut host,
+                json!({"method": "play", "id": id, "square": square}),
+            );
+        } else {
+            let job = ok(
+                &mut game,
+                &mut host,
+                json!({"method": "computerTurn", "id": id}),
+            );
+            assert!(!job.is_null(), "the computer is to move: {view}");
+            let decision = ok(
+                &mut search,
+                &mut host,
+                json!({"method": "chooseMove", "job": job}),
+            );
+            view = ok(
+                &mut game,
+                &mut host,
+                json!({"method": "computerMove", "id": id, "job": job, "decision": decision}),
+            );
+        }
+    }
+    assert!(host.reports > 0, "the computer's thinking was reported");
+    assert!(
+        view["result"]["text"].as_str().unwrap().contains("wins")
+            || view["result"]["text"].as_str().unwrap().contains("draw")
+    );
+    // A finished game takes no more moves.
+    assert_eq!(
+        status(&call(
+            &mut game,
+            &mut host,
+            json!({"method": "play", "id": id, "square": "a1"})
+        )),
+        409
+    );
+
+    let changes = ok(&mut game, &mut host, json!({"method": "changes"}));
+    let records = changes["put"].clone();
+    assert_eq!(records.as_array().unwrap().len(), 1);
+    assert_eq!(records[0]["status"], "finished");
+
+    // A new page reads the records back.
+    let mut again = Bridge::new(SystemClock::shared());
+    let loaded = ok(
+        &mut again,
+        &mut host,
+        json!({"method": "load", "records": records}),
+    );
+    assert_eq!(loaded["games"], 1);
+    let list = ok(
+        &mut again,
+        &mut host,
+        json!({"method": "listGames", "limit": 50}),
+    );
+    assert_eq!(list["total"], 1);
+    assert_eq!(list["games"][0]["id"], id);
+    let record = ok(
+        &mut again,
+        &mut host,
+        json!({"method": "getRecord", "id": id}),
+    );
+    assert_eq!(
+        record["moves"].as_array().unwrap().len(),
+        view["moves"].as_array().unwrap().len()
+    );
+    let ggf = ok(
+        &mut again,
+        &mut host,
+        json!({"method": "exportGame", "id": id, "format": "ggf"}),
+    );
+    let text = ggf["text"].as_str().unwrap().to_string();
+    assert!(text.starts_with("(;"), "{text}");
+
+    // Imported again, it is a duplicate; deleted, it is gone.
+    let imported = ok(
+        &mut again,
+        &mut host,
+        json!({"method": "importGames", "name": "g.ggf", "text": text}),
+    );
+    assert_eq!(
+        (imported["added"].as_u64(), imported["skipped"].as_u64()),
+        (Some(0), Some(1))
+    );
+    ok(
+        &mut again,
+        &mut host,
+        json!({"method": "deleteGame", "id": id}),
+    );
+    let changes = ok(&mut again, &mut host, json!({"method": "changes"}));
+    assert_eq!(changes["deleted"], json!([id]));
+    let imported = ok(
+        &mut again,
+        &mut host,
+        json!({"method": "importGames", "name": "g.ggf", "text": text}),
+    );
+    assert_eq!(imported["added"], 1);
+}
+
+#[test]
+fn undo_hints_and_refusals() {
+    let mut host = TestHost { reports: 0 };
+    let mut game = Bridge::new(SystemClock::shared());
+    let mut search = Bridge::new(SystemClock::shared());
+    let created = ok(
+        &mut game,
+        &mut host,
+        json!({"method": "createGame", "size": 8, "black": "human", "white": "human"}),
+    );
+    let id = created["game"]["id"].as_i64().unwrap();
+    assert_eq!(
+        status(&call(
+            &mut game,
+            &mut host,
+            json!({"method": "play", "id": id, "square": "a1"})
+        )),
+        422
+    );
+    assert_eq!(
+        status(&call(
+            &mut game,
+            &mut host,
+            json!({"method": "play", "id": id, "square": "z9"})
+        )),
+        400
+    );
+    assert_eq!(
+        status(&call(
+            &mut game,
+            &mut host,
+            json!({"method": "undo", "id": id})
+        )),
+        409
+    );
+    assert_eq!(
+        status(&call(
+            &mut game,
+            &mut host,
+            json!({"method": "getGame", "id": 999})
+        )),
+        404
+    );
+    assert_eq!(
+        status(&call(&mut game, &mut host, json!({"method": "nothing"}))),
+        400
+    );
+    let after = ok(
+        &mut game,
+        &mut host,
+        json!({"method": "play", "id": id, "square": "f5"}),
+    );
+    assert_eq!(after["moves"], json!(["f5"]));
+    let back = ok(&mut game, &mut host, json!({"method": "undo", "id": id}));
+    assert_eq!(back["moves"], json!([]));
+    assert_eq!(back["can_redo"], true);
+    let spec = ok(
+        &mut game,
+        &mut host,
+        json!({"method": "gameSpec", "id": id}),
+    );
+    let hints = ok(
+        &mut search,
+        &mut host,
+        json!({"method": "hints", "game": spec["game"], "level": 4}),
+    );
+    assert_eq!(hints["ply"], 0);
+    assert_eq!(hints["candidates"].as_array().unwrap().len(), 4);
+    let levels = ok(&mut game, &mut host, json!({"method": "levels"}));
+    assert_eq!(levels.as_array().unwrap().len(), 60);
+    let resigned = ok(&mut game, &mut host, json!({"method": "resign", "id": id}));
+    assert_eq!(resigned["over"], true);
+    assert_eq!(resigned["resigned"], "black");
+}
