@@ -17,6 +17,7 @@ pub mod spec;
 #[cfg(target_arch = "wasm32")]
 mod abi;
 
+use reversi_api::position::position_image;
 use reversi_engine::clock::SharedClock;
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
@@ -114,6 +115,24 @@ struct PositionArgs {
     position: String,
     size: Option<u8>,
     rules: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct ImageArgs {
+    position: String,
+    size: Option<u8>,
+    rules: Option<String>,
+    last: Option<String>,
+    legal: Option<bool>,
+    caption: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct AnalyzePositionArgs {
+    position: String,
+    size: Option<u8>,
+    rules: Option<String>,
+    level: Option<u8>,
 }
 
 fn args<T: DeserializeOwned>(request: &Value) -> Result<T, CallError> {
@@ -252,7 +271,36 @@ impl Bridge {
                 let pos = games::read_position(&position, size, rules.as_deref())?;
                 ok(reversi_api::view::PositionView::of(&pos))
             }
+            "positionImage" => {
+                let ImageArgs {
+                    position,
+                    size,
+                    rules,
+                    last,
+                    legal,
+                    caption,
+                } = args(request)?;
+                let input = games::read_position(&position, size, rules.as_deref())?;
+                let legal = legal.map(|l| if l { "1" } else { "0" });
+                let svg = position_image(&input, last.as_deref(), legal, caption)
+                    .map_err(CallError::bad_request)?;
+                ok(json!({
+                    "filename": "reversi-position.svg",
+                    "type": "image/svg+xml",
+                    "text": svg,
+                }))
+            }
             // The search instance.
+            "analyzePosition" => {
+                let AnalyzePositionArgs {
+                    position,
+                    size,
+                    rules,
+                    level,
+                } = args(request)?;
+                let input = games::read_position(&position, size, rules.as_deref())?;
+                ok(self.search().analyze_position(input, level)?)
+            }
             "chooseMove" => {
                 let JobArgs { job } = args(request)?;
                 let decision = self.search().choose(&job, &mut |t| {

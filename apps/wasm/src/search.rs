@@ -6,13 +6,15 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
+use reversi_api::position::{after_forced_pass, PositionAnalysis};
 use reversi_api::view::{AnalysisView, CandidateView, ThinkingView};
 use reversi_core::Color;
-use reversi_engine::ai::{hints_with, Ai, Computer};
+use reversi_engine::ai::{hint_lines_with, hints_with, Ai, Computer};
 use reversi_engine::bench;
 use reversi_engine::clock::SharedClock;
 use reversi_engine::engine::Engine;
 use reversi_engine::levels::Level;
+use reversi_formats::position::PositionInput;
 use reversi_game::analysis::analyze_on;
 use reversi_game::evaluation;
 use serde::Serialize;
@@ -147,6 +149,27 @@ impl Search {
         let analysis = analyze_on(&self.engine, &game, level, ANALYSIS_TIME, &stop, report)
             .ok_or_else(|| CallError::new(409, "the analysis was stopped"))?;
         Ok(AnalysisView::of(&analysis, game.current().size()))
+    }
+
+    /// Every legal move of a position scored at `level` (10 by default) with the line
+    /// expected after it, as `reversi analyze` does; a side without a move passes first.
+    ///
+    /// # Errors
+    /// 400 for a level out of range.
+    pub fn analyze_position(
+        &self,
+        input: PositionInput,
+        level: Option<u8>,
+    ) -> Result<PositionAnalysis, CallError> {
+        let level = level_of(level, 10)?;
+        let (input, passed) = after_forced_pass(input);
+        let pos = input.position();
+        let time = level
+            .spec()
+            .move_time(pos.empty_count().try_into().unwrap_or(60));
+        let stop = AtomicBool::new(false);
+        let lines = hint_lines_with(&self.engine, pos, level, time, &stop, &mut |_| {});
+        Ok(PositionAnalysis::of(level, &input, passed, &lines))
     }
 
     /// The bench on a fresh engine of this instance's clock (one thread, 64 MB, as natively).

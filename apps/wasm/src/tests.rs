@@ -232,3 +232,37 @@ fn undo_hints_and_refusals() {
     assert_eq!(resigned["over"], true);
     assert_eq!(resigned["resigned"], "black");
 }
+
+#[test]
+fn positions_are_read_analysed_and_drawn() {
+    let mut host = TestHost { reports: 0 };
+    let mut game = Bridge::new(SystemClock::shared());
+    let mut search = Bridge::new(SystemClock::shared());
+    let read = ok(
+        &mut game,
+        &mut host,
+        json!({"method": "readPosition", "position": "f5d6c3"}),
+    );
+    assert_eq!(read["format"], "transcript");
+    assert_eq!(read["turn"], "white");
+    let bad = call(
+        &mut game,
+        &mut host,
+        json!({"method": "readPosition", "position": "f5f5"}),
+    );
+    assert_eq!(status(&bad), 422);
+    let image = ok(
+        &mut game,
+        &mut host,
+        json!({"method": "positionImage", "position": "f5d6c3", "legal": true}),
+    );
+    assert!(image["text"].as_str().unwrap().starts_with("<svg"));
+    let analysis = ok(
+        &mut search,
+        &mut host,
+        json!({"method": "analyzePosition", "position": "f5d6c3", "level": 4}),
+    );
+    let moves = analysis["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), read["legal"].as_array().unwrap().len());
+    assert!(moves.iter().all(|m| m["line"][0] == m["square"]));
+}

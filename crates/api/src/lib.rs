@@ -4,5 +4,6 @@
 
 pub mod levels;
 pub mod lines;
+pub mod position;
 pub mod upload;
 pub mod view;

@@ -11,18 +11,18 @@ use axum::http::{header, StatusCode};
 use axum::response::IntoResponse;
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use reversi_core::{BoardSize, Move, Position, Rules};
+use reversi_core::{BoardSize, Position, Rules};
 use reversi_engine::ai::hint_lines;
 use reversi_formats::position::{parse_position, PositionInput};
-use reversi_formats::svg::{position_svg, SvgOptions};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
 use super::backend::StopOnDrop;
 use super::client::Client;
 use super::error::{ApiJson, ApiQuery, AppError};
 use super::levels::parse_level;
 use super::state::AppState;
-use reversi_api::view::{color_name, CandidateView, PositionView};
+use reversi_api::position::{after_forced_pass, position_image, PositionAnalysis};
+use reversi_api::view::PositionView;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -76,44 +76,19 @@ pub struct AnalysisRequest {
     level: Option<u8>,
 }
 
-#[derive(Debug, Serialize)]
-struct MoveScore {
-    #[serde(flatten)]
-    candidate: CandidateView,
-    /// The expected line, starting with the move.
-    line: Vec<String>,
-}
-
-#[derive(Debug, Serialize)]
-struct PositionAnalysis {
-    level: u8,
-    /// The position whose moves are scored: after the pass, when the side to move had to
-    /// make one.
-    position: PositionView,
-    /// The side that had no move and passed.
-    passed: Option<&'static str>,
-    /// Every legal move, best first (none when the game is over).
-    moves: Vec<MoveScore>,
-}
-
 /// Every legal move of a position scored, as `reversi analyze` does; a search within the
 /// level's time (and the server's cap), waiting for a slot like a hint.
 async fn analysis(
     State(app): State<AppState>,
     client: Client,
     ApiJson(req): ApiJson<AnalysisRequest>,
-) -> Result<Json<PositionAnalysis>, AppError> {
+) -> Result<Json<reversi_api::position::PositionAnalysis>, AppError> {
     let level = parse_level(req.level, 10)?;
-    let mut input = read_position(&req.position, req.size, req.rules.as_deref())?;
-    // A side without a move passes; the moves worth scoring are then the other side's.
-    let passed = input
-        .position()
-        .must_pass()
-        .then(|| input.position().turn());
-    if passed.is_some() {
-        // A pass is always legal for a side with no square.
-        let _ = input.game.play(Move::Pass);
-    }
+    let (input, passed) = after_forced_pass(read_position(
+        &req.position,
+        req.size,
+        req.rules.as_deref(),
+    )?);
     let position: Position = input.position().clone();
     let ticket = app.backend().pool().admit(&client.0)?;
     // Dropped with the request: a client that goes away stops the search.
@@ -124,18 +99,7 @@ async fn analysis(
             hint_lines(&position, level, flag, &mut |_| {})
         })
         .await?;
-    Ok(Json(PositionAnalysis {
-        level: level.get(),
-        position: PositionView::of(&input),
-        passed: passed.map(color_name),
-        moves: lines
-            .iter()
-            .map(|h| MoveScore {
-                candidate: CandidateView::of(&h.candidate),
-                line: h.line.iter().map(ToString::to_string).collect(),
-            })
-            .collect(),
-    }))
+    Ok(Json(PositionAnalysis::of(level, &input, passed, &lines)))
 }
 
 #[derive(Debug, Deserialize)]
@@ -153,58 +117,11 @@ pub struct SvgQuery {
     caption: Option<String>,
 }
 
-/// The longest caption drawn.
-const MAX_CAPTION: usize = 120;
-
-fn flag(value: Option<&str>, name: &str) -> Result<bool, AppError> {
-    match value.map(str::trim) {
-        None | Some("" | "0" | "false") => Ok(false),
-        Some("1" | "true") => Ok(true),
-        Some(other) => Err(AppError::bad_request(format!(
-            "bad {name} {other:?}: expected 1, true, 0 or false"
-        ))),
-    }
-}
-
 /// The position's picture, as a file to download.
 async fn svg(ApiQuery(q): ApiQuery<SvgQuery>) -> Result<impl IntoResponse, AppError> {
     let input = read_position(&q.position, q.size, q.rules.as_deref())?;
-    let p = input.position();
-    let mover = p.turn().opposite();
-    let last = match q.last.as_deref().map(str::trim) {
-        None | Some("") => {
-            reversi_game::move_at(&input.game, input.game.moves().len()).map(|m| (m.color, m.mv))
-        }
-        Some(t) if t.eq_ignore_ascii_case("pass") || t.eq_ignore_ascii_case("pa") => {
-            Some((mover, Move::Pass))
-        }
-        Some(t) => {
-            let sq = p
-                .parse_square(t)
-                .map_err(|e| AppError::bad_request(format!("bad last move {t:?}: {e}")))?;
-            if p.get(sq) != Some(mover) {
-                return Err(AppError::bad_request(format!(
-                    "bad last move {t}: the side that moved last ({mover}) has no disc there"
-                )));
-            }
-            Some((mover, Move::Play(sq)))
-        }
-    };
-    let caption = q.caption.filter(|c| !c.trim().is_empty());
-    if caption
-        .as_ref()
-        .is_some_and(|c| c.chars().count() > MAX_CAPTION)
-    {
-        return Err(AppError::bad_request(format!(
-            "the caption is longer than {MAX_CAPTION} characters"
-        )));
-    }
-    let options = SvgOptions {
-        last,
-        legal: flag(q.legal.as_deref(), "legal")?,
-        scores: Vec::new(),
-        caption,
-    };
+    let svg = position_image(&input, q.last.as_deref(), q.legal.as_deref(), q.caption)
+        .map_err(AppError::bad_request)?;
     Ok((
         [
             (header::CONTENT_TYPE, "image/svg+xml; charset=utf-8"),
@@ -213,6 +130,6 @@ async fn svg(ApiQuery(q): ApiQuery<SvgQuery>) -> Result<impl IntoResponse, AppEr
                 "attachment; filename=\"reversi-position.svg\"",
             ),
         ],
-        position_svg(p, &options),
+        svg,
     ))
 }
