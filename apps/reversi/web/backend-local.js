@@ -47,7 +47,7 @@ class Searcher {
       this.fail(new BackendError(`The search worker failed: ${e.message || "it did not start"}.`, 500));
     };
     worker.onmessageerror = () => this.fail(new BackendError("The search worker sent an unreadable answer.", 500));
-    worker.postMessage({ module: this.module });
+    worker.postMessage({ module: this.module, timeOrigin: performance.timeOrigin });
     this.worker = worker;
   }
 

@@ -27,20 +27,23 @@ export async function compileEngine(url = WASM_URL) {
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/** An instance of the compiled engine `module`: `{ call(method, args, onReport) }`.
+/** An instance of the compiled engine `module`: `{ call(method, args, onReport) }`. Its clock
+ *  (`now_ms`) is the page's `performance.now()`, in a worker too: `timeOrigin` is the page's
+ *  `performance.timeOrigin` (a worker's own starts when the worker does).
  *
  *  `call` runs one request to its end on the calling thread and returns its value; a refusal
  *  throws a BackendError with the engine's message and status. `onReport(report)` hears the
  *  progress reports (JSON) the request makes while it runs (a search's thinking, an analysis's
  *  progress). A trap inside the engine (a bug) throws a BackendError with status 500, and the
  *  instance is not to be used again (`broken` says so): its memory may be half-changed. */
-export async function instantiateEngine(module) {
+export async function instantiateEngine(module, { timeOrigin = performance.timeOrigin } = {}) {
+  const offset = performance.timeOrigin - timeOrigin;
   let exports = null;
   let onReport = null;
   const bytes = (ptr, len) => new Uint8Array(exports.memory.buffer, ptr, len);
   const imports = {
     env: {
-      now_ms: () => performance.now(),
+      now_ms: () => performance.now() + offset,
       report: (ptr, len) => {
         if (!onReport) return;
         let report;

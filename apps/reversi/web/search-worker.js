@@ -1,7 +1,7 @@
 // The search instance (docs/web-engine.md) in a module worker: the computer's moves, hints, analyses.
 //
-// Messages in: first `{ module }`, the engine compiled by the page (never compiled again
-// here), then `{ id, method, args }`, one search each, run in turn. Messages out:
+// Messages in: first `{ module, timeOrigin }`, the engine compiled by the page (never compiled
+// again here) and the page's clock's origin (the engine's clock is the page's), then `{ id, method, args }`, one search each, run in turn. Messages out:
 // `{ id, report }` while a search runs (the computer's thinking, an analysis's progress),
 // then `{ id, ok }` with its value or `{ id, error: { message, status } }`. A search runs to
 // its end or its level's time: the page stops one by terminating this worker.
@@ -13,14 +13,17 @@ let engine = null;
 
 // Searches run one at a time, in the order they came; the first waits for the module (and
 // the instance made as soon as it comes).
-let queue = moduleGiven.then(async (module) => {
-  try { engine = await instantiateEngine(module); } catch (_) { engine = null; }
+let queue = moduleGiven.then(async ({ module, timeOrigin }) => {
+  try { engine = await instantiateEngine(module, { timeOrigin }); } catch (_) { engine = null; }
 });
 
 async function run({ id, method, args }) {
   try {
     // A trap leaves an instance half-changed: the next search gets a new one (milliseconds).
-    if (!engine || engine.broken) engine = await instantiateEngine(await moduleGiven);
+    if (!engine || engine.broken) {
+      const { module, timeOrigin } = await moduleGiven;
+      engine = await instantiateEngine(module, { timeOrigin });
+    }
     const ok = engine.call(method, args, (report) => self.postMessage({ id, report }));
     self.postMessage({ id, ok });
   } catch (e) {
@@ -30,6 +33,6 @@ async function run({ id, method, args }) {
 
 self.onmessage = (e) => {
   const msg = e.data;
-  if (msg.module) gotModule(msg.module);
+  if (msg.module) gotModule(msg);
   else queue = queue.then(() => run(msg));
 };
