@@ -47,7 +47,7 @@ class Searcher {
       this.fail(new BackendError(`The search worker failed: ${e.message || "it did not start"}.`, 500));
     };
     worker.onmessageerror = () => this.fail(new BackendError("The search worker sent an unreadable answer.", 500));
-    worker.postMessage({ module: this.module, timeOrigin: performance.timeOrigin });
+    worker.postMessage({ module: this.module, timeOrigin: performance.timeOrigin, warm: this.eager });
     this.worker = worker;
   }
 
@@ -127,6 +127,8 @@ class Searcher {
 
 // ---- the history in IndexedDB -----------------------------------------------------------
 
+const OTHER_TAB = "the page is open in another tab, which keeps the history; close it and reload this one";
+
 const DB_NAME = "reversi";
 const STORE = "games";
 
@@ -160,8 +162,9 @@ function claimHistory() {
   });
 }
 
-/** The stored games, and how to write changes: `{ records, read(), write(changes), problem }`.
- *  `problem` says why games are not being saved (then `write` does nothing). */
+/** The stored games, and how to write changes: `{ records, read(), write(changes), problem,
+ *  otherTab }`. `problem` says why games are not being saved (then `write` does nothing);
+ *  `otherTab`, that another tab keeps them. */
 async function openHistory() {
   let db;
   try {
@@ -178,8 +181,8 @@ async function openHistory() {
   const history = {
     records,
     read,
-    problem: mine ? null
-      : "the page is open in another tab, which keeps the history; close it and reload this one",
+    otherTab: !mine,
+    problem: mine ? null : OTHER_TAB,
     askedPersist: false,
     /** Writes `put` and removes `deleted` in one transaction; resolves once it is stored. */
     write({ put, deleted }) {
@@ -213,7 +216,8 @@ export async function createLocalBackend({ wasmUrl = WASM_URL } = {}) {
   let game = await instantiateEngine(module);
   let saveProblem = history.problem;
   try {
-    game.call("load", { records: history.records });
+    const { refused } = game.call("load", { records: history.records });
+    if (refused && refused.length) console.warn("Stored games that did not read back:", refused);
   } catch (e) {
     // Never write over games that did not read back.
     history.problem = saveProblem = `the stored games could not be read (${e.message})`;
@@ -376,6 +380,12 @@ export async function createLocalBackend({ wasmUrl = WASM_URL } = {}) {
     return v;
   }
 
+  /** A change to the stored games only (a variation, an import, a deletion): refused in a
+   *  tab that cannot save it, rather than lost at the next visit. */
+  const historyEditable = () => {
+    if (history.otherTab) throw new BackendError(`Not saved: ${OTHER_TAB}.`, 409);
+  };
+
   const notHere = (what) => async () => {
     throw new BackendError(`${what} needs the server (reversi serve).`, 409);
   };
@@ -393,7 +403,7 @@ export async function createLocalBackend({ wasmUrl = WASM_URL } = {}) {
     async createGame(settings) {
       if (settings.remote) throw new BackendError("A game between two browsers needs the server (reversi serve).", 400);
       const eng = await engine();
-      const created = eng.call("createGame", { settings });
+      const created = eng.call("createGame", settings);
       const saved = save();
       computerTurn(created.game.id);
       view(created.game);
@@ -437,6 +447,7 @@ export async function createLocalBackend({ wasmUrl = WASM_URL } = {}) {
     listGames: async ({ limit, offset }) => (await engine()).call("listGames", { limit, offset }),
     getRecord: async (id) => (await engine()).call("getRecord", { id }),
     async deleteGame(id) {
+      historyEditable();
       stopComputer(id);
       (await engine()).call("deleteGame", { id });
       await save();
@@ -444,12 +455,14 @@ export async function createLocalBackend({ wasmUrl = WASM_URL } = {}) {
       live.delete(id);
     },
     async importGames(name, text) {
+      historyEditable();
       const added = (await engine()).call("importGames", { name, text });
       await save();
       return added;
     },
     exportGame: async (id, format) => (await engine()).call("exportGame", { id, format }),
     async playVariation(id, { line, ply, move }) {
+      historyEditable();
       const played = (await engine()).call("playVariation", { id, line, ply, move });
       await save();
       return played;

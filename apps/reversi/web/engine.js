@@ -44,6 +44,8 @@ export async function instantiateEngine(module, { timeOrigin = performance.timeO
   const imports = {
     env: {
       now_ms: () => performance.now() + offset,
+      // The wall clock, for the dates of stored games.
+      date_ms: () => Date.now(),
       report: (ptr, len) => {
         if (!onReport) return;
         let report;
