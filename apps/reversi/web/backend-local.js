@@ -393,7 +393,7 @@ export async function createLocalBackend({ wasmUrl = WASM_URL } = {}) {
   return {
     capabilities: {
       sharedGames: false, sharedHistory: false, history: true, importExport: true,
-      explorer: false, positionImage: false, clocks: true,
+      explorer: false, positionImage: true, clocks: true,
     },
     // Every game here is this browser's own.
     seat: () => ({ guest: false }),
@@ -474,7 +474,8 @@ export async function createLocalBackend({ wasmUrl = WASM_URL } = {}) {
 
     readPosition: async ({ position, size, rules }) => (await engine()).call("readPosition", { position, size, rules }),
     analyzePosition: ({ position, rules, level }) => study.run("analyzePosition", { position, rules, level }),
-    positionImage: notHere("A picture of the board"),
+    positionImage: async ({ position, rules, last, legal, caption }) =>
+      (await engine()).call("positionImage", { position, rules, last, legal, caption }),
     explore: notHere("The opening explorer"),
   };
 }

@@ -162,6 +162,13 @@ async function playOut(page, timeout = TIMEOUT) {
 
 const state = {}; // games the tests share
 
+/** The browser context the tests after the first game share (its history, its service
+ *  worker): the one that game was played in, or a new one if that test failed. */
+async function shared() {
+  if (!state.context) state.context = await newContext();
+  return state.context;
+}
+
 // ---- the tests ----------------------------------------------------------------------------
 
 const tests = {
@@ -183,9 +190,8 @@ const tests = {
     timings["first visit: Start game to legal moves shown"] = Date.now() - t1;
     timings["first visit: page opened to legal moves shown"] = Date.now() - t0;
     assert.equal(await page.locator("#board .sq.black, #board .sq.white").count(), 4);
-    // No explorer or image in the browser's engine.
+    // No explorer in the browser's engine (it reads the server's stored games).
     assert.equal(await page.locator("#explorer").isHidden(), true);
-    assert.equal(await page.locator("#game-image").isHidden(), true);
     await page.screenshot({ path: `${SHOTS}/first-game.png` });
     await context.close();
   },
@@ -244,9 +250,9 @@ const tests = {
   },
 
   async "a second tab plays but does not save, and says so"() {
-    const first = await newPage(state.context);
+    const first = await newPage(await shared());
     await open(first);
-    const second = await newPage(state.context);
+    const second = await newPage(await shared());
     await open(second);
     await createByScript(second, { size: 6, rules: "othello", black: "human", white: "human" });
     await second.waitForSelector("#save-error:not([hidden])");
@@ -267,7 +273,7 @@ const tests = {
   },
 
   async "hints show every legal move's score; undo and redo"() {
-    const page = await newPage(state.context);
+    const page = await newPage(await shared());
     await open(page);
     await createByScript(page, { size: 8, rules: "othello", black: "human", white: "ai:1" });
     await page.click('[data-square="f5"]');
@@ -307,7 +313,7 @@ const tests = {
   },
 
   async "the replay of a stored game: slider, keys, analysis, a variation kept"() {
-    const page = await newPage(state.context);
+    const page = await newPage(await shared());
     await open(page, `#/replay/${state.fullGame}`);
     await page.waitForSelector("#replay-view:not([hidden])");
     const max = Number(await page.locator("#replay-slider").getAttribute("max"));
@@ -348,7 +354,7 @@ const tests = {
   },
 
   async "GGF export (a download) and import"() {
-    const page = await newPage(state.context);
+    const page = await newPage(await shared());
     await open(page, "#/history");
     const row = page.locator(`#history-table tr[data-id="${state.fullGame}"]`);
     await row.waitFor();
@@ -380,8 +386,59 @@ const tests = {
     await page.close();
   },
 
+  async "a timed game: the clocks run and a side loses on time"() {
+    const page = await newPage(await shared());
+    await open(page);
+    await createByScript(page, { size: 8, rules: "othello", black: "human", white: "ai:1", clock: "1m" });
+    await page.waitForSelector("#clocks:not([hidden])");
+    assert.match(await page.locator("#clocks").textContent(), /Black (1:00|0:5\d) +White 1:00 \(1m each\)/);
+    assert.equal(await page.locator("#clocks .clock.running").getAttribute("data-side"), "black");
+    await createByScript(page, { size: 8, rules: "othello", black: "human", white: "ai:1", clock: "2s" });
+    await page.waitForSelector("#result:not([hidden])", { timeout: 10000 });
+    assert.equal(await page.locator("#result-text").textContent(), "Black's time ran out. White wins on time");
+    await page.close();
+  },
+
+  async "the position editor reads, checks and analyses positions, and plays from one"() {
+    const page = await newPage(await shared());
+    await open(page, "#/editor");
+    await page.waitForFunction(() => /4 legal moves/.test(document.getElementById("editor-status").textContent));
+    await page.click("#editor-clear");
+    await page.waitForFunction(() => !document.getElementById("editor-problem").hidden);
+    assert.match(await page.locator("#editor-problem").textContent(), /centre squares are never empty/);
+    await page.fill("#editor-paste", "f5d6c3");
+    await page.click("#editor-paste-form button[type=submit]");
+    await page.waitForFunction(() => document.getElementById("editor-problem").hidden &&
+      /White to move/.test(document.getElementById("editor-status").textContent));
+    assert.equal(await page.locator("#editor-board").getAttribute("data-position"),
+      "------------------X--------XX------OXX-----O-------------------- O");
+    // Every legal move scored, in the search worker.
+    await page.selectOption("#editor-analysis-level", "2");
+    await page.click("#editor-analyze");
+    await page.waitForFunction(() => /scored at level 2/.test(document.getElementById("editor-analysis-status").textContent));
+    const legal = await page.locator("#editor-board .sq.legal").count();
+    assert.equal(await page.locator("#editor-analysis tbody tr").count(), legal);
+    await page.screenshot({ path: `${SHOTS}/editor.png`, fullPage: true });
+    // The picture of the board: an SVG with its discs, drawn in the browser.
+    const [download] = await Promise.all([page.waitForEvent("download"), page.click("#editor-image")]);
+    const svg = readFileSync(await download.path(), "utf8");
+    assert.match(svg, /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    assert.equal((svg.match(/class="disc black"/g) || []).length, 5);
+    assert.equal((svg.match(/class="disc white"/g) || []).length, 2);
+    // Play from here: White (to move) against the computer as Black.
+    await page.selectOption("#editor-black", "computer");
+    await page.selectOption("#editor-white", "human");
+    await page.selectOption("#editor-level", "1");
+    await page.click("#editor-play");
+    await page.waitForSelector("#game-view:not([hidden])");
+    await untilMyTurnOrOver(page);
+    assert.equal(await boardAttr(page, "data-turn"), "white");
+    assert.equal(await page.locator("#board .sq.black, #board .sq.white").count(), 7);
+    await page.close();
+  },
+
   async "a level-10 reply, timed"() {
-    const page = await newPage(state.context);
+    const page = await newPage(await shared());
     await open(page);
     // From a middle game out of the opening book (16 moves played): searched replies.
     await createByScript(page, { size: 8, rules: "othello", black: "human", white: "ai:10",
@@ -403,7 +460,7 @@ const tests = {
   },
 
   async "a 6x6 game against perfect play (level 60): the computer wins or draws"() {
-    const page = await newPage(state.context);
+    const page = await newPage(await shared());
     await open(page);
     await createByScript(page, { size: 6, rules: "othello", black: "human", white: "ai:60" });
     const t = Date.now();
@@ -416,7 +473,7 @@ const tests = {
   },
 
   async "the page answers at once while a long search runs in the worker; undo stops it"() {
-    const page = await newPage(state.context);
+    const page = await newPage(await shared());
     await open(page);
     // Level 60 thinks about Black's first move on 10x10 (no book) for its whole time, 10 s.
     await createByScript(page, { size: 10, rules: "othello", black: "ai:60", white: "human" });
@@ -454,7 +511,7 @@ const tests = {
     await page.close();
     // Against level 60 as White: a move, then undo while it thinks: the search is dropped
     // and the board is back at once.
-    const p2 = await newPage(state.context);
+    const p2 = await newPage(await shared());
     await open(p2);
     await createByScript(p2, { size: 10, rules: "othello", black: "human", white: "ai:60" });
     await p2.click("#board .sq.legal >> nth=0");
@@ -473,7 +530,7 @@ const tests = {
   },
 
   async "offline: after the first visit, a reload with no network still plays"() {
-    const page = await newPage(state.context);
+    const page = await newPage(await shared());
     await open(page);
     // The service worker has the site.
     await page.evaluate(async () => {
@@ -482,7 +539,7 @@ const tests = {
         await new Promise((r) => navigator.serviceWorker.addEventListener("controllerchange", r, { once: true }));
       }
     });
-    await state.context.setOffline(true);
+    await (await shared()).setOffline(true);
     await stopServer(server);
     try {
       const t = Date.now();
@@ -496,7 +553,7 @@ const tests = {
       await page.waitForSelector("#replay-view:not([hidden])");
       await page.screenshot({ path: `${SHOTS}/offline.png`, fullPage: true });
     } finally {
-      await state.context.setOffline(false);
+      await (await shared()).setOffline(false);
       server = await startServer(PORT);
     }
     await page.close();
@@ -505,7 +562,7 @@ const tests = {
   async "a new build replaces the old cache"() {
     // (It builds the site again: not a site it was given.)
     if (!ownSite) return;
-    const page = await newPage(state.context);
+    const page = await newPage(await shared());
     await open(page);
     const before = await page.evaluate(() => caches.keys());
     // The same page with a changed style sheet: a new version.
