@@ -141,7 +141,12 @@ function openDatabase() {
   return new Promise((resolve, reject) => {
     const req = indexedDB.open(DB_NAME, 1);
     req.onupgradeneeded = () => req.result.createObjectStore(STORE, { keyPath: "id" });
-    req.onsuccess = () => resolve(req.result);
+    req.onsuccess = () => {
+      // A later build that changes the database's layout: this page lets go (its writes then
+      // fail, and its games say they are not saved) rather than hold the new one up.
+      req.result.onversionchange = () => req.result.close();
+      resolve(req.result);
+    };
     req.onerror = () => reject(req.error);
     req.onblocked = () => reject(new Error("another tab holds an older version of the database"));
   });

@@ -183,6 +183,12 @@ const tests = {
     assert.equal(await page.locator("#server-note").isVisible(), true);
     assert.match(await page.locator("#server-note").textContent(), /Play with a server/);
     assert.equal(await page.locator("#notice").isHidden(), true);
+    await page.screenshot({ path: `${SHOTS}/new-game.png` });
+    // An app to install: its manifest.
+    const manifest = await page.evaluate(async () =>
+      (await fetch(document.querySelector('link[rel="manifest"]').href)).json());
+    assert.equal(manifest.display, "standalone");
+    assert.ok(manifest.icons.some((i) => i.src === "favicon.svg"), JSON.stringify(manifest.icons));
     const t1 = Date.now();
     await page.click("#start");
     await page.waitForFunction(() => document.querySelectorAll("#board .sq.legal").length === 4);
