@@ -23,13 +23,21 @@ async function chooseBackend() {
   return local;
 }
 
+// Set once a new build of the static site has been installed: said above every view until
+// the page is reloaded.
+let newVersion = null;
+
 /** Registers the service worker that keeps the site's files (each build replaces the cache
  *  of the one before), and says when a new build has been installed. */
 function keepOffline(url) {
   const updating = !!navigator.serviceWorker.controller;
-  navigator.serviceWorker.register(url).catch(() => {});
+  // Checked for a new build at every start (the browser's own check may wait), offline too
+  // (then it fails, quietly).
+  navigator.serviceWorker.register(url).then((reg) => reg.update()).catch(() => {});
   navigator.serviceWorker.addEventListener("controllerchange", () => {
-    if (updating) setNotice("A new version of this page was installed: reload the page to use it.");
+    if (!updating) return;
+    newVersion = "A new version of this page was installed: reload the page to use it.";
+    setNotice(newVersion);
   });
 }
 
@@ -82,7 +90,7 @@ async function fillLevels() {
 
 async function route() {
   showError(null);
-  setNotice(takeNotice());
+  setNotice(takeNotice() || newVersion);
   const hash = location.hash || "#/new";
   const parts = hash.replace(/^#\/?/, "").split("/");
   if (parts[0] !== "game") cancelJob("hint");

@@ -192,9 +192,10 @@ const tests = {
     const t1 = Date.now();
     await page.click("#start");
     await page.waitForFunction(() => document.querySelectorAll("#board .sq.legal").length === 4);
-    timings["first visit: engine ready (levels listed)"] = ready;
-    timings["first visit: Start game to legal moves shown"] = Date.now() - t1;
-    timings["first visit: page opened to legal moves shown"] = Date.now() - t0;
+    const start = Date.now() - t1;
+    timings["first visit: page opened to engine ready (levels listed), ms"] = ready;
+    timings["first visit: Start game to legal moves shown, ms"] = start;
+    timings["first visit: the two, without the test's own steps between, ms"] = ready + start;
     assert.equal(await page.locator("#board .sq.black, #board .sq.white").count(), 4);
     // No explorer in the browser's engine (it reads the server's stored games).
     assert.equal(await page.locator("#explorer").isHidden(), true);
@@ -215,9 +216,9 @@ const tests = {
       await page.waitForFunction((m) => document.getElementById("board").dataset.moves !== m, before);
       if (clicks === 10) {
         await untilMyTurnOrOver(page);
-        // One line on the search behind the computer's last move.
+        // One line on the search behind the computer's last move (checked by the next test).
         await page.waitForSelector("#think-last:not([hidden])");
-        assert.match(await page.locator("#think-last").textContent(), /^White (played [a-h][1-8]|passed)\. Its search: /);
+        state.thinkLast = { text: await page.locator("#think-last").textContent(), moves: await boardAttr(page, "data-moves") };
         await page.waitForTimeout(600);
         await page.screenshot({ path: `${SHOTS}/midgame.png`, fullPage: true });
       }
@@ -253,6 +254,12 @@ const tests = {
     // tab at a time keeps the history.)
     await page.close();
     state.context = context;
+  },
+
+  async "the computer's last search is told as its own"() {
+    assert.ok(state.thinkLast, "no game was played");
+    // White's search, about White's move (the last one played, Black to move).
+    assert.match(state.thinkLast.text, /^White (played [a-h][1-8]|passed)\. Its search: [^ ]+ for White /);
   },
 
   async "a second tab plays but does not save, and says so"() {
@@ -583,7 +590,7 @@ const tests = {
       rmSync(tmp, { recursive: true, force: true });
     }
     await page.reload();
-    await page.waitForFunction(() => /new version/.test(document.getElementById("notice").textContent), null, { timeout: 15000 });
+    await page.waitForFunction(() => /new version/.test(document.getElementById("notice").textContent));
     // (The new worker controls the page before its activation has deleted the old cache.)
     await page.waitForFunction(async () => (await caches.keys()).length === 1);
     const after = await page.evaluate(() => caches.keys());
