@@ -68,7 +68,8 @@
 //   exportGame(id, format: "ggf"|"transcript") → { filename, type, text }.
 //   playVariation(id, { line: Line.id|null, ply, move: square|"pass" }) →
 //     { shown: index of the line now shown, ply, lines: Line[] }. 422 illegal, 404 no line.
-//   analyzeGame(id, level, { signal }) → Analysis. 429 too many searches.
+//   analyzeGame(id, level, { signal, progress }) → Analysis. 429 too many searches. A backend
+//     that can tell calls progress({ done, total }) as the positions are analysed.
 //
 // Positions (any game size; `position` is text: a board string `64 chars of X/O/- then X|O`,
 //   an OBF line, GGF, or a transcript such as `f5d6c3` played from the start of size/rules):

@@ -1,6 +1,7 @@
 // The page's start: the backend, the level lists, routing between views, keys, the connection notice.
 import { setBackend, backend } from "./backend.js";
 import { api, createHttpBackend } from "./backend-http.js";
+import { config } from "./config.js";
 import { openEditor, initEditor } from "./editor.js";
 import { createGame, currentGame, currentGameId, initGame, joinGame, onGameKey, openGame, refreshGame, stopWatching } from "./game.js";
 import { historyPage, initHistory, openHistory } from "./history.js";
@@ -8,7 +9,45 @@ import { initNewGame } from "./new-game.js";
 import { analyze, initReplay, onReplayKey, openReplay } from "./replay.js";
 import { $, announce, cancelJob, setNotice, show, showError, shown, takeNotice } from "./ui.js";
 
-setBackend(createHttpBackend());
+// ---- the backend ------------------------------------------------------------------------
+
+/** The static site (config.js says `local`): the engine in this browser, and the service
+ *  worker that keeps the site for offline use. Served by `reversi serve`: its HTTP API. */
+async function chooseBackend() {
+  if (config.backend !== "local") return createHttpBackend();
+  setNotice("Starting the engine…");
+  const { createLocalBackend } = await import("./backend-local.js");
+  const local = await createLocalBackend();
+  // After the engine, so that its first download has the line to itself.
+  if (config.serviceWorker && "serviceWorker" in navigator) keepOffline(config.serviceWorker);
+  return local;
+}
+
+// Set once a new build of the static site has been installed: said above every view until
+// the page is reloaded.
+let newVersion = null;
+
+/** Registers the service worker that keeps the site's files (each build replaces the cache
+ *  of the one before), and says when a new build has been installed. */
+function keepOffline(url) {
+  const updating = !!navigator.serviceWorker.controller;
+  // Checked for a new build at every start (the browser's own check may wait), offline too
+  // (then it fails, quietly).
+  navigator.serviceWorker.register(url).then((reg) => reg.update()).catch(() => {});
+  navigator.serviceWorker.addEventListener("controllerchange", () => {
+    if (!updating) return;
+    newVersion = "A new version of this page was installed: reload the page to use it.";
+    setNotice(newVersion);
+  });
+}
+
+try {
+  setBackend(await chooseBackend());
+} catch (e) {
+  setNotice(null);
+  showError(new Error(`The engine could not start in this browser: ${e.message || e}`));
+  throw e;
+}
 
 // ---- levels -----------------------------------------------------------------------------
 
@@ -51,7 +90,7 @@ async function fillLevels() {
 
 async function route() {
   showError(null);
-  setNotice(takeNotice());
+  setNotice(takeNotice() || newVersion);
   const hash = location.hash || "#/new";
   const parts = hash.replace(/^#\/?/, "").split("/");
   if (parts[0] !== "game") cancelJob("hint");
@@ -129,6 +168,9 @@ function init() {
   if (!backend.capabilities.positionImage) {
     for (const b of document.querySelectorAll(".download-image")) b.hidden = true;
   }
+  // What needs the server, and where to get it.
+  const serverNote = $("server-note");
+  if (serverNote) serverNote.hidden = backend.capabilities.sharedGames;
   backend.onConnection(connection);
   document.addEventListener("keydown", onKey);
   // Keyboard hints are hidden on a touch screen: decided at the start by the device's main

@@ -113,7 +113,13 @@ export async function analyze() {
   if (!r) return;
   const level = Number($("analysis-level").value);
   const analysis = await runJob("analysis", "analysis-status", `Analysing at level ${level}…`,
-    (signal) => backend.analyzeGame(r.record.info.id, level, { signal }));
+    (signal) => backend.analyzeGame(r.record.info.id, level, {
+      signal,
+      // How far it is, from a backend that tells (the one in the browser).
+      progress: ({ done, total }) => {
+        if (replay === r) $("analysis-status").textContent = `Analysing at level ${level}… (${done} of ${total} positions)`;
+      },
+    }));
   if (!analysis || replay !== r) return;
   r.analysis = analysis;
   // The analysis is of the game's own moves.
