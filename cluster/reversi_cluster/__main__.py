@@ -1,5 +1,5 @@
 """python -m reversi_cluster: the self-play → label → merge → fit pipeline, or any sharded
-`reversi` command, on a Ray cluster (see "Training on a cluster" in the README)."""
+`reversi` command, on a Ray cluster (see docs/cluster.md)."""
 
 import argparse
 import os
