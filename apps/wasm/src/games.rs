@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use reversi_api::levels::{levels, LevelView};
 use reversi_api::lines::{lines_view, LineView};
 use reversi_api::upload::{read_games, UploadError};
-use reversi_api::view::{replay, GameExtras, GameView, InfoView, ReplayStep};
+use reversi_api::view::{color_name, replay, GameExtras, GameView, InfoView, ReplayStep};
 use reversi_core::{BoardSize, Color, Game, Move, Position, Rules, TimeControl};
 use reversi_engine::ai::Ai;
 use reversi_engine::clock::SharedClock;
@@ -75,7 +75,8 @@ pub struct Job {
     pub game: GameSpec,
     /// The player, as `Ai` names it (`10`, `perfect`, `greedy`).
     pub player: String,
-    pub seed: u64,
+    /// The player's seed, in decimal: JSON numbers in JavaScript hold 53 bits only.
+    pub seed: String,
     /// The game clock's cap on the move, in milliseconds.
     pub time_limit_ms: Option<u64>,
 }
@@ -438,10 +439,10 @@ impl Games {
         Ok(Some(Job {
             id,
             ply: turn.ply,
-            color: turn.color.name().to_string(),
+            color: color_name(turn.color).to_string(),
             game: GameSpec::of(live.table.session.game()),
             player: computer.ai().to_string(),
-            seed: computer.seed(),
+            seed: computer.seed().to_string(),
             time_limit_ms: computer
                 .time_limit()
                 .map(|t| u64::try_from(t.as_millis()).unwrap_or(u64::MAX)),

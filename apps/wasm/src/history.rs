@@ -53,9 +53,11 @@ impl LocalHistory {
         let mut refused = Vec::new();
         for record in records {
             let id = record.id;
+            // Even a record that does not read keeps its id: a new game must not take it
+            // and overwrite the record in the page's storage.
+            self.next_id = self.next_id.max(id + 1);
             match record.to_game() {
                 Ok(game) => {
-                    self.next_id = self.next_id.max(id + 1);
                     for v in &game.variations {
                         self.next_variation = self.next_variation.max(v.id.0 + 1);
                     }

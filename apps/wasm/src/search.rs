@@ -94,7 +94,11 @@ impl Search {
         let game = game_of(&job.game)?;
         let pos = game.current();
         let color = color_of(&job.color).unwrap_or(Color::Black);
-        let mut computer = Computer::new(ai, job.seed).with_engine(Arc::clone(&self.engine));
+        let seed: u64 = job
+            .seed
+            .parse()
+            .map_err(|_| CallError::bad_request(format!("bad seed {:?}", job.seed)))?;
+        let mut computer = Computer::new(ai, seed).with_engine(Arc::clone(&self.engine));
         computer.set_time_limit(job.time_limit_ms.map(Duration::from_millis));
         let stop = AtomicBool::new(false);
         let decision = computer

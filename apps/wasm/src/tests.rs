@@ -266,3 +266,46 @@ fn positions_are_read_analysed_and_drawn() {
     assert_eq!(moves.len(), read["legal"].as_array().unwrap().len());
     assert!(moves.iter().all(|m| m["line"][0] == m["square"]));
 }
+
+#[test]
+fn a_job_names_the_computers_colour_and_keeps_its_seed_exact() {
+    let mut host = TestHost { reports: 0 };
+    let mut game = Bridge::new(SystemClock::shared());
+    let created = ok(
+        &mut game,
+        &mut host,
+        json!({"method": "createGame", "black": "ai:2", "white": "human", "seed": u64::MAX}),
+    );
+    let id = created["game"]["id"].as_i64().unwrap();
+    let job = ok(
+        &mut game,
+        &mut host,
+        json!({"method": "computerTurn", "id": id}),
+    );
+    assert_eq!(job["color"], "black");
+    // Past 2^53 a JSON number loses digits in JavaScript: the seed travels as text.
+    assert!(job["seed"].is_string(), "{job}");
+}
+
+#[test]
+fn a_record_that_does_not_read_keeps_its_id() {
+    let mut host = TestHost { reports: 0 };
+    let mut game = Bridge::new(SystemClock::shared());
+    let broken = json!({
+        "id": 7, "size": 8, "rules": "othello", "start": null,
+        "black": {"name": "a", "kind": "human", "level": null},
+        "white": {"name": "b", "kind": "human", "level": null},
+        "started_at": null, "ended_at": null, "status": "in_progress", "score": null,
+        "event": null, "source": null, "clock": null, "termination": null,
+        "moves": [{"mv": "a1", "time_ms": null, "eval": null}], "variations": []
+    });
+    let loaded = ok(
+        &mut game,
+        &mut host,
+        json!({"method": "load", "records": [broken]}),
+    );
+    assert_eq!(loaded["games"], 0);
+    assert_eq!(loaded["refused"].as_array().unwrap().len(), 1);
+    let created = ok(&mut game, &mut host, json!({"method": "createGame"}));
+    assert_eq!(created["game"]["id"], 8);
+}

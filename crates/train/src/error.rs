@@ -287,6 +287,8 @@ pub enum Error {
     IllegalMove(usize, usize, reversi_engine::Sq),
     /// A games file with more than 2³² games or header bytes.
     TooLarge(std::num::TryFromIntError),
+    /// A deep label file that cannot be used, and why.
+    DeepLabels(PathBuf, String),
     /// Probcut's deviations have no single linear fit (`the midgame`, `the endgame`).
     Singular(&'static str),
 }
@@ -332,6 +334,7 @@ impl fmt::Display for Error {
             }
             Error::TooLarge(_) => write!(f, "too large for a games file"),
             Error::Singular(what) => write!(f, "fitting {what} deviations"),
+            Error::DeepLabels(path, why) => write!(f, "{}: {why}", path.display()),
         }
     }
 }

@@ -37,6 +37,7 @@
 #![warn(missing_docs)]
 
 pub mod data;
+pub mod deep;
 pub mod duel;
 mod error;
 mod evals;

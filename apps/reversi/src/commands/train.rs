@@ -10,7 +10,7 @@ use clap::{Args, Subcommand};
 use reversi_engine::levels::Level;
 use reversi_engine::pattern::{Extras, PATTERN_NAMES};
 use reversi_train::selfplay::{self, Output, RandomMoves};
-use reversi_train::{data, duel, fit, human, label, measure, probcut, Shard};
+use reversi_train::{data, deep, duel, fit, human, label, measure, probcut, Shard};
 
 use crate::data::{shared_data, xot_openings};
 
@@ -29,6 +29,9 @@ pub enum TrainCommand {
     Selfplay(SelfplayArgs),
     /// Label the positions of a data file again, by deeper searches and exact solves.
     Label(LabelArgs),
+    /// Deep labels: sample positions of self-play games and value them by deeper searches
+    /// (text lines `GAME PLY SCORE KIND` beside the games, resumable; docs/training.md)
+    Deep(DeepArgs),
     /// Join the shard files of `train data`, `selfplay` or `label --shard K/N` into the
     /// files one run writes (the same bytes).
     Merge {
@@ -270,6 +273,44 @@ pub struct LabelArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct DeepArgs {
+    /// Games files whose positions to sample (`data/selfplay/selfplay-N.games`), each
+    /// labelled into `OUT/selfplay-N.labels`.
+    #[arg(required = true)]
+    pub games: Vec<PathBuf>,
+    /// Folder of the label files.
+    #[arg(long, default_value = "data/deep-labels")]
+    pub out: PathBuf,
+    /// Depth of the midgame searches.
+    #[arg(long, default_value_t = 14)]
+    pub depth: u32,
+    /// Solve positions with this many empties or fewer exactly.
+    #[arg(long, default_value_t = 24)]
+    pub exact_empties: u32,
+    /// The fewest empties of a position sampled.
+    #[arg(long, default_value_t = 24)]
+    pub min_empties: u32,
+    /// The most empties of a position sampled.
+    #[arg(long, default_value_t = 50)]
+    pub max_empties: u32,
+    /// Positions sampled a game.
+    #[arg(long, default_value_t = 1)]
+    pub per_game: usize,
+    /// Seeds the sampling (with each game's number).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Weights of the searches [default: the shipped weights].
+    #[arg(long)]
+    pub weights: Option<PathBuf>,
+    /// Transposition table of each thread, in MB (cleared before every position).
+    #[arg(long, default_value_t = 64, value_parser = crate::options::hash_mb)]
+    pub hash_mb: usize,
+    /// Positions labelled at once, one thread each (the labels do not depend on it).
+    #[arg(long, default_value_t = 1, value_parser = crate::options::threads)]
+    pub threads: usize,
+}
+
+#[derive(Debug, Args)]
 pub struct DuelArgs {
     /// Midgame depth of both sides (each solves exactly once the depth reaches the end).
     #[arg(long, default_value_t = 6)]
@@ -406,6 +447,24 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
                 threads: a.threads,
             };
             label::run(&options, &progress)?;
+        }
+        TrainCommand::Deep(a) => {
+            for games in &a.games {
+                let options = deep::DeepOptions {
+                    games: games.clone(),
+                    out: a.out.clone(),
+                    depth: a.depth,
+                    exact_empties: a.exact_empties,
+                    empties: (a.min_empties, a.max_empties),
+                    per_game: a.per_game,
+                    seed: a.seed,
+                    weights: a.weights.clone(),
+                    hash_mb: a.hash_mb,
+                    threads: a.threads,
+                };
+                let report = deep::run(&options, &progress)?;
+                outln!("{report}")?;
+            }
         }
         TrainCommand::Merge { out, inputs } => {
             for (path, records) in reversi_train::merge(&out, &inputs)? {
