@@ -4,7 +4,7 @@
 //
 // One command, from the repository's root (after `npm ci` in apps/reversi/tests/e2e):
 //
-//   REVERSI_WASM=target/wasm32-unknown-unknown/release/reversi_wasm.wasm node apps/reversi/tests/e2e/static.mjs
+//   REVERSI_WASM=target/wasm32-unknown-unknown/wasm/reversi_wasm.wasm node apps/reversi/tests/e2e/static.mjs
 //
 // REVERSI_SITE=DIR tests a site built already (else the script builds one into a new
 // temporary folder with scripts/build-web, which compiles the engine with cargo unless
