@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
+use reversi_api::explore::ExploreView;
 use reversi_api::levels::{levels, LevelView};
 use reversi_api::lines::{lines_view, LineView};
 use reversi_api::upload::{read_games, UploadError};
@@ -15,8 +16,8 @@ use reversi_engine::clock::SharedClock;
 use reversi_formats::position::{parse_position, PositionInput};
 use reversi_game::convert::{to_ggf, to_transcript};
 use reversi_game::{
-    stored_records, stored_settings, Context, LogHandle, LogId, Player, Replay, Seats, Session,
-    Settings, Table, TableError,
+    explore, stored_records, stored_settings, Context, LogHandle, LogId, Player, Replay, Seats,
+    Session, Settings, Table, TableError, Valuation,
 };
 use reversi_record::{Archive, GameFilter, GameId, NewGame, Status, WebSeats};
 use serde::{Deserialize, Serialize};
@@ -631,6 +632,41 @@ impl Games {
             ply: replay.ply(),
             lines: lines_view(&replay),
         })
+    }
+}
+
+impl Games {
+    /// The moves this browser's finished 8x8 games played from `position` (the start without
+    /// one), valued by the opening book where it has them; the search instance values the
+    /// rest (`positionHints`).
+    ///
+    /// # Errors
+    /// 400 for a position that does not read or is not 8x8.
+    pub fn explore(
+        &self,
+        position: Option<&str>,
+        rules: Option<&str>,
+    ) -> Result<ExploreView, CallError> {
+        let rules: Rules = rules
+            .unwrap_or("othello")
+            .parse()
+            .map_err(|e: reversi_core::ParseRulesError| CallError::bad_request(e))?;
+        let pos = match position.map(str::trim) {
+            None | Some("") => Position::start(BoardSize::EIGHT, rules),
+            Some(text) => parse_position(text, BoardSize::EIGHT, rules)
+                .map_err(|e| CallError::bad_request(format!("{text:?}: {e}")))?
+                .position()
+                .clone(),
+        };
+        if pos.size() != BoardSize::EIGHT {
+            return Err(CallError::bad_request(format!(
+                "the explorer covers 8x8 games; this position is {}",
+                pos.size()
+            )));
+        }
+        let explored =
+            explore(&*self.history(), &pos, Valuation::Book).map_err(CallError::from_store)?;
+        Ok(ExploreView::of(&explored))
     }
 }
 

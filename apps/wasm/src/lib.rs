@@ -128,6 +128,12 @@ struct ImageArgs {
 }
 
 #[derive(Deserialize)]
+struct ExploreArgs {
+    position: Option<String>,
+    rules: Option<String>,
+}
+
+#[derive(Deserialize)]
 struct AnalyzePositionArgs {
     position: String,
     size: Option<u8>,
@@ -290,7 +296,23 @@ impl Bridge {
                     "text": svg,
                 }))
             }
+            "explore" => {
+                let ExploreArgs { position, rules } = args(request)?;
+                ok(self
+                    .games(host)
+                    .explore(position.as_deref(), rules.as_deref())?)
+            }
             // The search instance.
+            "positionHints" => {
+                let AnalyzePositionArgs {
+                    position,
+                    size,
+                    rules,
+                    level,
+                } = args(request)?;
+                let input = games::read_position(&position, size, rules.as_deref())?;
+                ok(json!({ "candidates": self.search().position_hints(&input, level)? }))
+            }
             "analyzePosition" => {
                 let AnalyzePositionArgs {
                     position,

@@ -16,7 +16,7 @@ use reversi_engine::engine::Engine;
 use reversi_engine::levels::Level;
 use reversi_formats::position::PositionInput;
 use reversi_game::analysis::analyze_on;
-use reversi_game::evaluation;
+use reversi_game::{evaluation, EXPLORER_LEVEL};
 use serde::Serialize;
 
 use crate::error::CallError;
@@ -153,6 +153,29 @@ impl Search {
         let analysis = analyze_on(&self.engine, &game, level, ANALYSIS_TIME, &stop, report)
             .ok_or_else(|| CallError::new(409, "the analysis was stopped"))?;
         Ok(AnalysisView::of(&analysis, game.current().size()))
+    }
+
+    /// Every legal move of a position given as text scored at `level` (the explorer's by
+    /// default), best first: the values the explorer's table shows where the book has none.
+    ///
+    /// # Errors
+    /// 400 for a level out of range.
+    pub fn position_hints(
+        &self,
+        input: &PositionInput,
+        level: Option<u8>,
+    ) -> Result<Vec<CandidateView>, CallError> {
+        let level = level_of(level, EXPLORER_LEVEL)?;
+        let mut pos = input.position().clone();
+        if pos.must_pass() {
+            pos = pos.with_turn(pos.turn().opposite());
+        }
+        let time = level
+            .spec()
+            .move_time(pos.empty_count().try_into().unwrap_or(60));
+        let stop = AtomicBool::new(false);
+        let scored = hints_with(&self.engine, &pos, level, time, &stop, &mut |_| {});
+        Ok(scored.iter().map(CandidateView::of).collect())
     }
 
     /// Every legal move of a position scored at `level` (10 by default) with the line

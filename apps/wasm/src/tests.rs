@@ -309,3 +309,37 @@ fn a_record_that_does_not_read_keeps_its_id() {
     let created = ok(&mut game, &mut host, json!({"method": "createGame"}));
     assert_eq!(created["game"]["id"], 8);
 }
+
+#[test]
+fn the_explorer_counts_this_browsers_finished_games_in_every_orientation() {
+    let mut host = TestHost { reports: 0 };
+    let mut game = Bridge::new(SystemClock::shared());
+    let mut search = Bridge::new(SystemClock::shared());
+    // Two finished games: f5 d6 … and its half-turned twin c4 e3 …, and one after f5 f6.
+    let text = "f5d6c3d3c4 37-27\nc4e3f6e6f5 30-34\nf5f6 32-32\n";
+    let imported = ok(
+        &mut game,
+        &mut host,
+        json!({"method": "importGames", "name": "three.txt", "text": text}),
+    );
+    assert_eq!(imported["added"], 3);
+    let view = ok(
+        &mut game,
+        &mut host,
+        json!({"method": "explore", "position": "f5"}),
+    );
+    assert_eq!(view["to_move"], "white");
+    let moves = view["moves"].as_array().unwrap();
+    // After f5, d6 was played twice (once as e3 after c4), f6 once.
+    assert_eq!(moves[0]["square"], "d6");
+    assert_eq!(moves[0]["games"], 2);
+    assert_eq!(moves[0]["black_wins"], 1);
+    assert_eq!(moves[1]["square"], "f6");
+    assert_eq!(moves[1]["draws"], 1);
+    let hints = ok(
+        &mut search,
+        &mut host,
+        json!({"method": "positionHints", "position": "f5", "level": 2}),
+    );
+    assert_eq!(hints["candidates"].as_array().unwrap().len(), 3);
+}

@@ -2,6 +2,7 @@
 //! same page (games being played, the computer's thinking, hints, levels, stored games, their
 //! lines and analyses). One definition, so that the two back ends cannot drift apart.
 
+pub mod explore;
 pub mod levels;
 pub mod lines;
 pub mod position;

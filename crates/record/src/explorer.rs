@@ -2,6 +2,11 @@
 
 use reversi_core::Square;
 
+/// How deep the explorer looks: positions with at most this many discs are counted, the
+/// first 24 moves of a game from the four-disc start. The book goes as deep (docs/book.md);
+/// past it nearly every WTHOR position is one game's alone.
+pub const EXPLORER_MAX_DISCS: u32 = 28;
+
 /// One move played from a position, over the stored games that played it there.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ExplorerMove {

@@ -16,7 +16,7 @@ mod variation;
 
 pub use archive::Archive;
 pub use error::StoreError;
-pub use explorer::ExplorerMove;
+pub use explorer::{ExplorerMove, EXPLORER_MAX_DISCS};
 pub use model::{
     kept, GameFilter, GameId, GameInfo, ImportGame, ImportReport, MoveRecord, NewGame,
     ParseGameIdError, ParseStatusError, Player, PlayerKind, Status, StoredGame, Termination,

@@ -9,17 +9,16 @@ use axum::extract::State;
 use axum::routing::get;
 use axum::{Json, Router};
 use reversi_core::{BoardSize, Rules};
-use reversi_formats::position::{board_string, parse_position};
-use reversi_game::{explore, search_values, Explored, Valuation, EXPLORER_LEVEL};
-use reversi_store::EXPLORER_MAX_DISCS;
-use serde::{Deserialize, Serialize};
+use reversi_formats::position::parse_position;
+use reversi_game::{explore, search_values, Valuation, EXPLORER_LEVEL};
+use serde::Deserialize;
 
 use super::backend::{Backend, StopOnDrop};
 use super::client::Client;
 use super::error::{ApiQuery, AppError};
 use super::levels::parse_level;
 use super::state::AppState;
-use reversi_api::view::{color_name, CandidateView};
+use reversi_api::explore::ExploreView;
 
 pub fn router() -> Router<AppState> {
     Router::new().route("/", get(explore_position))
@@ -38,60 +37,6 @@ pub struct ExploreQuery {
 }
 
 /// One move played from the position.
-#[derive(Debug, Serialize)]
-pub struct ExplorerMoveView {
-    square: String,
-    games: u64,
-    black_wins: u64,
-    draws: u64,
-    white_wins: u64,
-    black_win_rate: f64,
-    mean_disc_margin: f64,
-    /// The engine's value for the side to move: the book's, else a search's.
-    value: Option<CandidateView>,
-}
-
-#[derive(Debug, Serialize)]
-pub struct ExploreView {
-    /// The position whose moves these are (the other side's turn after a forced pass).
-    position: String,
-    to_move: &'static str,
-    passed: Option<&'static str>,
-    games: u64,
-    /// Positions with more discs are not kept.
-    max_discs: u32,
-    moves: Vec<ExplorerMoveView>,
-}
-
-impl ExploreView {
-    fn of(e: &Explored) -> ExploreView {
-        ExploreView {
-            position: board_string(&e.position),
-            to_move: color_name(e.position.turn()),
-            passed: e.passed.map(color_name),
-            games: e.games(),
-            max_discs: EXPLORER_MAX_DISCS,
-            moves: e
-                .lines
-                .iter()
-                .map(|l| {
-                    let m = &l.played;
-                    ExplorerMoveView {
-                        square: m.square.to_string(),
-                        games: m.games,
-                        black_wins: m.black_wins,
-                        draws: m.draws,
-                        white_wins: m.games - m.black_wins - m.draws,
-                        black_win_rate: m.black_win_rate(),
-                        mean_disc_margin: m.mean_disc_margin(),
-                        value: l.value.as_ref().map(CandidateView::of),
-                    }
-                })
-                .collect(),
-        }
-    }
-}
-
 async fn explore_position(
     State(app): State<AppState>,
     client: Client,

@@ -12,10 +12,7 @@ use rusqlite::{params, Connection};
 use crate::codec::{move_from_column, position_from_text};
 use crate::Status;
 
-/// How deep the explorer looks: positions with at most this many discs are indexed, the
-/// first 24 moves of a game from the four-disc start. The book goes as deep (docs/book.md);
-/// past it nearly every WTHOR position is one game's alone.
-pub const EXPLORER_MAX_DISCS: u32 = 28;
+pub use reversi_record::EXPLORER_MAX_DISCS;
 
 /// A position's row key: the 64-bit hash of its least symmetric image and its side to move.
 /// Sixty-four bits keep the key one integer; two positions of the index share a key with
