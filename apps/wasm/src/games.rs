@@ -8,18 +8,18 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use reversi_api::explore::ExploreView;
 use reversi_api::levels::{levels, LevelView};
 use reversi_api::lines::{lines_view, LineView};
+use reversi_api::new_game::{self, NewGamePlan, NewGameRequest, RequestError};
 use reversi_api::upload::{read_games, UploadError};
 use reversi_api::view::{color_name, replay, GameExtras, GameView, InfoView, ReplayStep};
-use reversi_core::{BoardSize, Color, Game, Move, Position, Rules, TimeControl};
-use reversi_engine::ai::Ai;
+use reversi_core::{BoardSize, Color, Game, Move, Position, Rules};
 use reversi_engine::clock::SharedClock;
 use reversi_formats::position::{parse_position, PositionInput};
 use reversi_game::convert::{to_ggf, to_transcript};
 use reversi_game::{
-    explore, stored_records, stored_settings, Context, LogHandle, LogId, Player, Replay, Seats,
-    Session, Settings, Table, TableError, Valuation,
+    explore, stored_records, stored_settings, Context, LogHandle, LogId, Replay, Seats, Session,
+    Table, TableError, Valuation,
 };
-use reversi_record::{Archive, GameFilter, GameId, NewGame, Status, WebSeats};
+use reversi_record::{Archive, GameFilter, GameId, Status, WebSeats};
 use serde::{Deserialize, Serialize};
 
 use crate::error::CallError;
@@ -43,20 +43,6 @@ pub struct Games {
     clock: SharedClock,
     /// The last version handed out: every change gets a higher one.
     version: u64,
-}
-
-/// What `createGame` takes (the page's new-game form).
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct NewGameRequest {
-    size: Option<u8>,
-    rules: Option<String>,
-    black: Option<String>,
-    white: Option<String>,
-    remote: Option<String>,
-    seed: Option<u64>,
-    clock: Option<String>,
-    position: Option<String>,
 }
 
 /// What `createGame` answers.
@@ -136,29 +122,6 @@ fn table_error(e: &TableError) -> CallError {
     CallError::new(status, e.to_string())
 }
 
-fn parse_player(text: Option<&str>, default: Player) -> Result<Player, CallError> {
-    let player = match text {
-        None => default,
-        Some(t) => t
-            .parse()
-            .map_err(|e: reversi_game::ParsePlayerError| CallError::bad_request(e))?,
-    };
-    if let Player::Computer(ai @ Ai::Classic { .. }) = player {
-        return Err(CallError::bad_request(format!(
-            "the page's computer players are the levels, greedy and random: {ai} has no time \
-             budget"
-        )));
-    }
-    Ok(player)
-}
-
-fn stored_player(p: Player) -> reversi_record::Player {
-    match p {
-        Player::Human => reversi_record::Player::human("Human"),
-        Player::Computer(ai) => reversi_record::Player::computer("reversi", &ai.to_string()),
-    }
-}
-
 /// The position `text` reads as (any notation the editor takes), on a board of `size` under
 /// `rules` (a transcript is played from their start).
 ///
@@ -169,12 +132,14 @@ pub fn read_position(
     size: Option<u8>,
     rules: Option<&str>,
 ) -> Result<PositionInput, CallError> {
-    let size = BoardSize::new(size.unwrap_or(8)).map_err(CallError::bad_request)?;
-    let rules: Rules = rules
-        .unwrap_or("othello")
-        .parse()
-        .map_err(|e: reversi_core::ParseRulesError| CallError::bad_request(e))?;
-    parse_position(text, size, rules).map_err(|e| CallError::new(422, e.to_string()))
+    new_game::read_position(text, size, rules).map_err(|e| request_error(&e))
+}
+
+fn request_error(e: &RequestError) -> CallError {
+    match e {
+        RequestError::BadRequest(m) => CallError::bad_request(m),
+        RequestError::Unprocessable(m) => CallError::new(422, m),
+    }
 }
 
 impl Games {
@@ -235,53 +200,13 @@ impl Games {
                 "two browsers in one game need the server (reversi serve)",
             ));
         }
-        let size = BoardSize::new(req.size.unwrap_or(8)).map_err(CallError::bad_request)?;
-        let rules: Rules = req
-            .rules
-            .as_deref()
-            .unwrap_or("othello")
-            .parse()
-            .map_err(|e: reversi_core::ParseRulesError| CallError::bad_request(e))?;
-        let black = parse_player(req.black.as_deref(), Player::Human)?;
-        let white = parse_player(req.white.as_deref(), Player::Computer(Ai::default()))?;
-        let start = match req.position.as_deref() {
-            None => Position::start(size, rules),
-            Some(text) => {
-                let start = read_position(text, Some(size.get()), Some(rules.name()))?
-                    .position()
-                    .clone();
-                if start.is_game_over() {
-                    return Err(CallError::new(
-                        422,
-                        "neither side can move in this position: the game is over before it \
-                         starts",
-                    ));
-                }
-                start
-            }
-        };
-        let (size, rules) = (start.size(), start.rules());
-        let seed = req.seed.unwrap_or(self.version | 1);
-        let settings = Settings {
-            size,
-            rules,
-            black,
-            white,
-            seed,
-            clock: req
-                .clock
-                .as_deref()
-                .filter(|c| !c.trim().is_empty())
-                .map(str::parse::<TimeControl>)
-                .transpose()
-                .map_err(CallError::bad_request)?,
-        };
-        let standard = start == Position::start(size, rules);
-        let record = NewGame {
-            clock: settings.clock,
-            start: (!standard).then(|| start.clone()),
-            ..NewGame::standard(size, rules, stored_player(black), stored_player(white))
-        };
+        let fallback = self.version | 1;
+        let NewGamePlan {
+            settings,
+            start,
+            record,
+            ..
+        } = req.plan(|| fallback).map_err(|e| request_error(&e))?;
         let id = self.history().create_game(&record);
         let log = LocalLog::with_record(Arc::clone(&self.history), id, record);
         let log = Some(LogHandle::new(Arc::new(Mutex::new(log))));

@@ -2,20 +2,21 @@
 //! the page after every change (the records [`LocalHistory::changes`] hands out) and read back
 //! at the next visit ([`LocalHistory::load`]). It is the game layer's [`Archive`] and, through
 //! [`LocalLog`], the [`GameLog`] its sessions save into. Its opening explorer counts the
-//! moves of its finished 8x8 games as the SQLite index does (any of the eight orientations,
-//! up to 28 discs), by reading the games: a browser holds hundreds of games, not millions.
+//! moves of its finished 8x8 games under the SQLite index's keys (any of the eight
+//! orientations, symmetric moves as one, up to 28 discs), by reading the games: a browser
+//! holds hundreds of games, not millions.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use reversi_core::bit_symmetry::{image, image_square, inverse};
+use reversi_core::bit_symmetry::{image_square, inverse};
 use reversi_core::{BoardSize, Color, Game, Move, Position, Score, Square};
 use reversi_game::{stored_player, GameLog, LogError, LogId, LoggedMove, Settings};
+use reversi_record::explorer_keys::{counted_score, game_entries, lookup_key};
 use reversi_record::{
     kept, Archive, ExplorerMove, GameFilter, GameId, GameInfo, ImportGame, MoveRecord, NewGame,
     Status, StoreError, StoredGame, Termination, Variation, VariationId, Writer,
-    EXPLORER_MAX_DISCS,
 };
 
 use crate::record::StoredRecord;
@@ -444,82 +445,47 @@ impl Archive for LocalHistory {
     }
 
     fn explore(&self, pos: &Position) -> Result<Vec<ExplorerMove>, StoreError> {
-        let Some((qb, qw)) = masks(pos) else {
+        let Some((key, s)) = lookup_key(pos) else {
             return Ok(Vec::new());
         };
-        if (qb | qw).count_ones() > EXPLORER_MAX_DISCS {
-            return Ok(Vec::new());
-        }
-        // The query's eight images: a game's position equal to image `s` of it is the query
-        // turned by `s`, and the move played there turns back by `inverse(s)`.
-        let images: [(u64, u64); 8] = std::array::from_fn(|s| (image(qb, s), image(qw, s)));
-        let mut tally: BTreeMap<u32, ExplorerMove> = BTreeMap::new();
+        // Every counted game's entries under the position's key, tallied by the move in the
+        // least image's orientation, as the SQLite index keeps them.
+        let mut tally: BTreeMap<u8, (u64, u64, u64, i64)> = BTreeMap::new();
         for g in self.games.values() {
-            let counted = g.info.size == BoardSize::EIGHT
-                && g.info.status == Status::Finished
-                && g.info.score.is_some();
-            let (Some(score), true) = (g.info.score, counted) else {
+            let Some(score) = counted_score(g.info.size, g.info.status, g.info.score) else {
                 continue;
             };
-            let Ok(game) = replay(&g.info, &g.moves) else {
-                continue;
-            };
-            let positions = game.positions();
-            for (ply, &mv) in game.moves().iter().enumerate() {
-                let p = &positions[ply];
-                let Some((b, w)) = masks(p) else { continue };
-                if (b | w).count_ones() > EXPLORER_MAX_DISCS {
-                    break;
+            let moves: Vec<Move> = g.moves.iter().map(|m| m.mv).collect();
+            let margin = i64::from(score.black) - i64::from(score.white);
+            for (k, square) in game_entries(&g.info.start_position(), &moves) {
+                if k == key {
+                    let t = tally.entry(square).or_default();
+                    t.0 += 1;
+                    t.1 += u64::from(margin > 0);
+                    t.2 += u64::from(margin == 0);
+                    t.3 += margin;
                 }
-                let (Move::Play(sq), true) = (mv, p.turn() == pos.turn()) else {
-                    continue;
-                };
-                let Some(s) = images.iter().position(|&i| i == (b, w)) else {
-                    continue;
-                };
-                let index = image_square(sq.index(BoardSize::EIGHT) as u32, inverse(s));
-                let Some(square) = Square::from_index(index as usize, BoardSize::EIGHT) else {
-                    continue;
-                };
-                let entry = tally.entry(index).or_insert(ExplorerMove {
-                    square,
-                    games: 0,
-                    black_wins: 0,
-                    draws: 0,
-                    disc_sum: 0,
-                });
-                entry.games += 1;
-                let margin = i64::from(score.black) - i64::from(score.white);
-                entry.black_wins += u64::from(margin > 0);
-                entry.draws += u64::from(margin == 0);
-                entry.disc_sum += margin;
             }
         }
+        let back = inverse(s);
         let mut moves: Vec<ExplorerMove> = tally
-            .into_values()
-            .filter(|m| pos.is_legal(m.square))
+            .into_iter()
+            .filter_map(|(square, (games, black_wins, draws, disc_sum))| {
+                let index = image_square(u32::from(square), back) as usize;
+                let sq = Square::from_index(index, BoardSize::EIGHT)?;
+                // Another position with the same key shows as moves not legal here.
+                pos.is_legal(sq).then_some(ExplorerMove {
+                    square: sq,
+                    games,
+                    black_wins,
+                    draws,
+                    disc_sum,
+                })
+            })
             .collect();
         moves.sort_by(|a, b| b.games.cmp(&a.games).then(a.square.cmp(&b.square)));
         Ok(moves)
     }
-}
-
-/// The discs of an 8x8 position as two masks (bit `8 * row + column`), Black's first; `None`
-/// for other sizes and during the Reversi rule's placement of the first four discs.
-fn masks(pos: &Position) -> Option<(u64, u64)> {
-    if pos.size() != BoardSize::EIGHT || pos.in_placement_phase() {
-        return None;
-    }
-    let mut black = 0u64;
-    let mut white = 0u64;
-    for (i, cell) in pos.cells().iter().enumerate() {
-        match cell {
-            Some(Color::Black) => black |= 1 << i,
-            Some(Color::White) => white |= 1 << i,
-            None => {}
-        }
-    }
-    Some((black, white))
 }
 
 /// A session's log over the browser's history: the record is made with the game (its id is

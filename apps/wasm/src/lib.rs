@@ -24,7 +24,9 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::error::CallError;
-use crate::games::{Decision, Games, Job, NewGameRequest};
+use reversi_api::new_game::NewGameRequest;
+
+use crate::games::{Decision, Games, Job};
 use crate::record::StoredRecord;
 use crate::search::Search;
 use crate::spec::GameSpec;

@@ -323,6 +323,11 @@ fn the_explorer_counts_this_browsers_finished_games_in_every_orientation() {
         json!({"method": "importGames", "name": "three.txt", "text": text}),
     );
     assert_eq!(imported["added"], 3);
+    // From the start, the four first moves are one up to symmetry: counted as one, as the
+    // SQLite index counts them.
+    let start = ok(&mut game, &mut host, json!({"method": "explore"}));
+    assert_eq!(start["moves"].as_array().unwrap().len(), 1, "{start}");
+    assert_eq!(start["moves"][0]["games"], 3);
     let view = ok(
         &mut game,
         &mut host,

@@ -5,6 +5,7 @@
 pub mod explore;
 pub mod levels;
 pub mod lines;
+pub mod new_game;
 pub mod position;
 pub mod upload;
 pub mod view;

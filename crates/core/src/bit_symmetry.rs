@@ -73,6 +73,25 @@ pub fn image_square(sq: u32, s: usize) -> u32 {
     image(1u64 << (sq & 63), s).trailing_zeros()
 }
 
+/// The discs of an 8x8 position as two masks (bit `8 * row + column`), Black's first; `None`
+/// for other sizes and during the Reversi rule's placement of the first four discs.
+#[must_use]
+pub fn disc_masks(pos: &crate::Position) -> Option<(u64, u64)> {
+    if pos.size() != crate::BoardSize::EIGHT || pos.in_placement_phase() {
+        return None;
+    }
+    let mut black = 0u64;
+    let mut white = 0u64;
+    for (i, cell) in pos.cells().iter().enumerate() {
+        match cell {
+            Some(crate::Color::Black) => black |= 1 << i,
+            Some(crate::Color::White) => white |= 1 << i,
+            None => {}
+        }
+    }
+    Some((black, white))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,6 +9,7 @@
 mod archive;
 mod error;
 mod explorer;
+pub mod explorer_keys;
 mod model;
 mod seats;
 mod time;

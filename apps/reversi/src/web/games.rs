@@ -12,9 +12,8 @@ use axum::response::IntoResponse;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use futures_util::stream::{self, Stream, StreamExt};
-use reversi_core::{BoardSize, Color, Position, Rules, TimeControl};
 use reversi_engine::ai::hints;
-use reversi_store::{GameId, NewGame};
+use reversi_store::GameId;
 use serde::{Deserialize, Serialize};
 use tokio::sync::broadcast::error::RecvError;
 
@@ -23,10 +22,10 @@ use super::client::Client;
 use super::error::{ApiJson, ApiPath, AppError};
 use super::levels::parse_level;
 use super::live::{Event, LiveGame};
-use super::position::read_position;
 use super::state::AppState;
+use reversi_api::new_game::{NewGamePlan, NewGameRequest, RequestError};
 use reversi_api::view::{color_name, CandidateView, GameView, ThinkingView};
-use reversi_game::{clock_seed, LogHandle, Player, Seats, Session, Settings};
+use reversi_game::{clock_seed, LogHandle, Seats, Session};
 use reversi_store::StoreLog;
 
 /// The header that carries a player's seat token.
@@ -49,26 +48,6 @@ fn token(headers: &HeaderMap) -> Option<&str> {
     headers.get(TOKEN_HEADER).and_then(|v| v.to_str().ok())
 }
 
-/// A new game: every field may be left out (8x8 Othello, a person as Black against the
-/// default level).
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct NewGameRequest {
-    size: Option<u8>,
-    rules: Option<String>,
-    /// `human`, `ai:LEVEL` (1-60 or a level name), `ai:greedy`, `ai:random`.
-    black: Option<String>,
-    white: Option<String>,
-    /// The side a second person plays from another browser, joining by the game's link.
-    remote: Option<String>,
-    seed: Option<u64>,
-    /// Each side's clock, `BASE[+INCREMENT]` (`5m+3s`); none for an untimed game.
-    clock: Option<String>,
-    /// A set-up start (any notation `/api/position` reads; its size and rule replace `size`
-    /// and `rules`, which a transcript is played under).
-    position: Option<String>,
-}
-
 #[derive(Debug, Serialize)]
 struct Created {
     game: GameView,
@@ -79,108 +58,19 @@ struct Created {
     join_code: Option<String>,
 }
 
-fn parse_color(text: &str) -> Result<Color, AppError> {
-    match text.trim().to_ascii_lowercase().as_str() {
-        "black" => Ok(Color::Black),
-        "white" => Ok(Color::White),
-        _ => Err(AppError::bad_request(format!(
-            "unknown side {text:?}: expected black or white"
-        ))),
-    }
-}
-
-/// A side's player; the classic algorithms are refused, since their searches have no time
-/// budget and a deep one would hold a search slot for minutes.
-fn parse_player(text: Option<&str>, default: Player) -> Result<Player, AppError> {
-    let player = match text {
-        None => default,
-        Some(t) => t
-            .parse()
-            .map_err(|e: reversi_game::ParsePlayerError| AppError::bad_request(e.to_string()))?,
-    };
-    if let Player::Computer(ai @ reversi_engine::ai::Ai::Classic { .. }) = player {
-        return Err(AppError::bad_request(format!(
-            "the web server's computer players are the levels, greedy and random: {ai} has no \
-             time budget"
-        )));
-    }
-    Ok(player)
-}
-
-fn stored_player(p: Player, guest: bool) -> reversi_store::Player {
-    match p {
-        Player::Human if guest => reversi_store::Player::human("Guest"),
-        Player::Human => reversi_store::Player::human("Human"),
-        Player::Computer(ai) => reversi_store::Player::computer("reversi", &ai.to_string()),
-    }
-}
-
 async fn create(
     State(app): State<AppState>,
     ApiJson(req): ApiJson<NewGameRequest>,
 ) -> Result<impl IntoResponse, AppError> {
-    let size =
-        BoardSize::new(req.size.unwrap_or(8)).map_err(|e| AppError::bad_request(e.to_string()))?;
-    let rules: Rules = req
-        .rules
-        .as_deref()
-        .unwrap_or("othello")
-        .parse()
-        .map_err(|e: reversi_core::ParseRulesError| AppError::bad_request(e.to_string()))?;
-    let black = parse_player(req.black.as_deref(), Player::Human)?;
-    let white = parse_player(
-        req.white.as_deref(),
-        Player::Computer(reversi_engine::ai::Ai::default()),
-    )?;
-    let remote = req.remote.as_deref().map(parse_color).transpose()?;
-    let start = match req.position.as_deref() {
-        None => Position::start(size, rules),
-        Some(text) => {
-            let start = read_position(text, Some(size.get()), Some(rules.name()))?
-                .position()
-                .clone();
-            if start.is_game_over() {
-                return Err(AppError::new(
-                    StatusCode::UNPROCESSABLE_ENTITY,
-                    "neither side can move in this position: the game is over before it starts",
-                ));
-            }
-            start
-        }
-    };
-    let (size, rules) = (start.size(), start.rules());
-    let settings = Settings {
-        size,
-        rules,
-        black,
-        white,
-        seed: req.seed.unwrap_or_else(clock_seed),
-        clock: req
-            .clock
-            .as_deref()
-            .filter(|c| !c.trim().is_empty())
-            .map(str::parse::<TimeControl>)
-            .transpose()
-            .map_err(|e| AppError::bad_request(e.to_string()))?,
-    };
-    if let Some(side) = remote {
-        if !settings.player(side).is_human() {
-            return Err(AppError::bad_request(format!(
-                "the remote side {side} must be played by a human"
-            )));
-        }
-    }
-    let standard = start == Position::start(size, rules);
-    let record = NewGame {
-        clock: settings.clock,
-        start: (!standard).then(|| start.clone()),
-        ..NewGame::standard(
-            size,
-            rules,
-            stored_player(black, remote == Some(Color::Black)),
-            stored_player(white, remote == Some(Color::White)),
-        )
-    };
+    let NewGamePlan {
+        settings,
+        start,
+        remote,
+        record,
+    } = req.plan(clock_seed).map_err(|e| match e {
+        RequestError::BadRequest(m) => AppError::bad_request(m),
+        RequestError::Unprocessable(m) => AppError::new(StatusCode::UNPROCESSABLE_ENTITY, m),
+    })?;
     let seats = Seats::new(remote);
     let id = {
         let mut store = app.store();

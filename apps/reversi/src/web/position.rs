@@ -11,9 +11,9 @@ use axum::http::{header, StatusCode};
 use axum::response::IntoResponse;
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use reversi_core::{BoardSize, Position, Rules};
+use reversi_core::Position;
 use reversi_engine::ai::hint_lines;
-use reversi_formats::position::{parse_position, PositionInput};
+use reversi_formats::position::PositionInput;
 use serde::Deserialize;
 
 use super::backend::StopOnDrop;
@@ -21,6 +21,7 @@ use super::client::Client;
 use super::error::{ApiJson, ApiQuery, AppError};
 use super::levels::parse_level;
 use super::state::AppState;
+use reversi_api::new_game::{self, RequestError};
 use reversi_api::position::{after_forced_pass, position_image, PositionAnalysis};
 use reversi_api::view::PositionView;
 
@@ -38,14 +39,10 @@ pub fn read_position(
     size: Option<u8>,
     rules: Option<&str>,
 ) -> Result<PositionInput, AppError> {
-    let size =
-        BoardSize::new(size.unwrap_or(8)).map_err(|e| AppError::bad_request(e.to_string()))?;
-    let rules: Rules = rules
-        .unwrap_or("othello")
-        .parse()
-        .map_err(|e: reversi_core::ParseRulesError| AppError::bad_request(e.to_string()))?;
-    parse_position(text, size, rules)
-        .map_err(|e| AppError::new(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))
+    new_game::read_position(text, size, rules).map_err(|e| match e {
+        RequestError::BadRequest(m) => AppError::bad_request(m),
+        RequestError::Unprocessable(m) => AppError::new(StatusCode::UNPROCESSABLE_ENTITY, m),
+    })
 }
 
 #[derive(Debug, Deserialize)]
