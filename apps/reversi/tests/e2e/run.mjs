@@ -96,17 +96,6 @@ async function newPage(options = {}) {
 
 const boardAttr = (page, name) => page.locator("#board").getAttribute(name);
 
-/** Known findings of axe that the scripts, not the page's style, have to fix (left out until
- *  they do): visible text that a button's aria-label does not repeat word for word (WCAG 2.5.3,
- *  label in name). A hinted square shows its score and kind ("+4", "depth 6") as two spans with
- *  no space between them, read as "+4depth 6" against the name "…, hint +4 depth 6"; a marked
- *  move of the replay shows "c4? −4, best e6" and is named "c4: mistake, lost 4 discs; best was
- *  e6". */
-function axeKnown(rule, target) {
-  return rule === "label-content-name-mismatch" &&
-    (/button\[data-square=/.test(target) || /^(#replay-moves )?li\[data-ply="\d+"\] > button/.test(target));
-}
-
 /** axe-core's WCAG 2.0 and 2.1 A and AA rules (colour contrast among them) on the page as it is
  *  shown, after the discs have stopped turning: one line per violation, with the elements. */
 async function axeViolations(page) {
@@ -115,8 +104,7 @@ async function axeViolations(page) {
   const result = await page.evaluate(() => window.axe.run(document, {
     runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] },
   }));
-  for (const v of result.violations) v.nodes = v.nodes.filter((n) => !axeKnown(v.id, n.target.join(" ")));
-  return result.violations.filter((v) => v.nodes.length > 0).map((v) => `${v.id} (${v.help}): ` +
+  return result.violations.map((v) => `${v.id} (${v.help}): ` +
     v.nodes.slice(0, 5).map((n) => n.target.join(" ") + (n.failureSummary ? ` [${n.failureSummary.replace(/\s+/g, " ")}]` : "")).join("; "));
 }
 
