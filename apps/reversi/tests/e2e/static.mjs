@@ -327,6 +327,47 @@ const tests = {
     await page.close();
   },
 
+  async "the move sound: off at first, its switch kept across a reload, a click for each disc placed"() {
+    const page = await newPage(await shared());
+    await open(page);
+    await createByScript(page, { size: 8, rules: "othello", black: "human", white: "ai:1" });
+    const sound = () => page.evaluate(() => app.sound);
+    const box = page.locator("#move-sound");
+    assert.equal(await box.isChecked(), false);
+    assert.equal((await page.locator("label:has(#move-sound)").textContent()).trim(), "Click sound when a disc is placed");
+    // Off: moves make no sound, and no audio context is made.
+    await page.click('[data-square="f5"]');
+    await waitMoves(page, 2);
+    await untilMyTurnOrOver(page);
+    assert.deepEqual(await sound(), { on: false, played: 0, context: null });
+    // Switched on from the keyboard: one click, to hear what it is.
+    await page.locator("#game-image").focus();
+    await page.keyboard.press("Tab");
+    assert.equal(await page.evaluate(() => document.activeElement.id), "move-sound");
+    await page.keyboard.press("Space");
+    assert.equal(await box.isChecked(), true);
+    const first = await sound();
+    assert.equal(first.on, true);
+    assert.equal(first.played, 1);
+    assert.notEqual(first.context, null);
+    // Kept across a reload; a move and the computer's reply: a click each.
+    await page.reload();
+    await page.waitForSelector("#game-view:not([hidden])");
+    await waitMoves(page, 2);
+    assert.equal(await box.isChecked(), true);
+    await untilMyTurnOrOver(page);
+    await page.locator("#board .sq.legal").first().click();
+    await page.waitForFunction(() => app.sound.played >= 2 || document.getElementById("board").dataset.over === "true");
+    const after = await sound();
+    assert.equal(after.played, 2, JSON.stringify(after));
+    assert.notEqual(after.context, null);
+    timings["move sound: the audio context's state after two clicks"] = after.context;
+    // Off again, and kept off.
+    await box.click();
+    assert.equal(await page.evaluate(() => localStorage.getItem("reversi-move-sound")), "off");
+    await page.close();
+  },
+
   async "the replay of a stored game: slider, keys, analysis, a variation kept"() {
     const page = await newPage(await shared());
     await open(page, `#/replay/${state.fullGame}`);
