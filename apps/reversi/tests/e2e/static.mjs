@@ -20,6 +20,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import assert from "node:assert/strict";
+import { axeViolations } from "./axe.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, "../../../..");
@@ -406,6 +407,40 @@ const tests = {
     await page.reload();
     await page.waitForSelector("#replay-view:not([hidden])");
     await page.waitForFunction(() => document.getElementById("replay-lines").children.length === 2);
+    await page.close();
+  },
+
+  async "axe-core finds no WCAG A or AA violation on the main views, light and dark"() {
+    const page = await newPage(await shared());
+    for (const colorScheme of ["light", "dark"]) {
+      await page.emulateMedia({ colorScheme });
+      const check = async (view) => {
+        const found = await axeViolations(page);
+        assert.deepEqual(found, [], `${colorScheme} ${view}:\n${found.join("\n")}`);
+      };
+      await open(page);
+      await check("new game");
+      // A game in progress: a move, the computer's reply, hints on the board, the explorer.
+      await createByScript(page, { size: 8, rules: "othello", black: "human", white: "ai:1" });
+      await page.click('[data-square="f5"]');
+      await waitMoves(page, 2);
+      await untilMyTurnOrOver(page);
+      await page.selectOption("#hint-level", "2");
+      await page.click("#hint");
+      await page.waitForSelector("#board .sq.hinted");
+      await page.waitForFunction(() => document.querySelector("#explorer p").textContent !== "");
+      await check("game with hints");
+      await page.goto(BASE + "#/history");
+      await page.waitForSelector("#history-table tbody tr");
+      await check("history");
+      // A replay, with its explorer.
+      const id = state.fullGame || Number(await page.locator("#history-table tbody tr").first().getAttribute("data-id"));
+      await page.goto(BASE + `#/replay/${id}`);
+      await page.waitForSelector("#replay-view:not([hidden])");
+      await page.locator("#replay-slider").fill("1");
+      await page.waitForFunction(() => document.querySelector("#replay-explorer p").textContent !== "");
+      await check("replay");
+    }
     await page.close();
   },
 
