@@ -251,6 +251,7 @@ export function createHttpBackend() {
       const { text } = await request("GET", "/api/position/svg?" + params);
       return { filename: "reversi-position.svg", type: "image/svg+xml", text };
     },
-    explore: (position) => api("GET", `/api/explore?position=${encodeURIComponent(position)}`),
+    explore: (position, { signal } = {}) =>
+      api("GET", `/api/explore?position=${encodeURIComponent(position)}`, undefined, undefined, signal),
   };
 }

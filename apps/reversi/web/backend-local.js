@@ -17,6 +17,9 @@ import { compileEngine, instantiateEngine, WASM_URL } from "./engine.js";
 
 const WORKER_URL = new URL("./search-worker.js", import.meta.url);
 
+/** The level of the explorer's searches (the server's default, and the engine's). */
+const EXPLORER_LEVEL = 6;
+
 const aborted = () => new DOMException("The search was cancelled.", "AbortError");
 
 // ---- searches in workers ----------------------------------------------------------------
@@ -230,6 +233,10 @@ export async function createLocalBackend({ wasmUrl = WASM_URL } = {}) {
   }
   const mover = new Searcher(module, { eager: true }); // the computer's moves
   const study = new Searcher(module); // hints and analyses
+  // The explorer's values of moves the book lacks: short searches (level 6, a fraction of a
+  // second), in a worker of their own so that they wait neither for an analysis nor for the
+  // computer, nor hold up a hint. Started the first time one is needed.
+  const valuer = new Searcher(module);
 
   /** The game instance: a new one, with the history read again, after one broke. */
   async function engine() {
@@ -398,7 +405,7 @@ export async function createLocalBackend({ wasmUrl = WASM_URL } = {}) {
   return {
     capabilities: {
       sharedGames: false, sharedHistory: false, history: true, importExport: true,
-      explorer: false, positionImage: true, clocks: true,
+      explorer: true, positionImage: true, clocks: true,
     },
     // Every game here is this browser's own.
     seat: () => ({ guest: false }),
@@ -481,6 +488,28 @@ export async function createLocalBackend({ wasmUrl = WASM_URL } = {}) {
     analyzePosition: ({ position, rules, level }) => study.run("analyzePosition", { position, rules, level }),
     positionImage: async ({ position, rules, last, legal, caption }) =>
       (await engine()).call("positionImage", { position, rules, last, legal, caption }),
-    explore: notHere("The opening explorer"),
+    async explore(position, { signal } = {}) {
+      // This browser's finished 8x8 games, with the opening book's values.
+      const found = (await engine()).call("explore", { position });
+      const missing = found.moves.filter((m) => !m.value);
+      if (missing.length === 0) return found;
+      // The moves out of the book: valued by a search of the position, as the server does.
+      // From now on a worker stopped because its position was overtaken is replaced at once,
+      // and the new one sets up the engine's tables while nothing waits for it.
+      valuer.eager = true;
+      let searched;
+      try {
+        searched = await valuer.run("positionHints", { position, level: EXPLORER_LEVEL }, { signal });
+      } catch (e) {
+        // Overtaken (another position asked for): the caller drops it. A search that failed
+        // leaves the games' figures, without the values.
+        if (e.name === "AbortError") throw e;
+        console.warn("The explorer's search failed:", e);
+        return found;
+      }
+      const bySquare = new Map(searched.candidates.map((c) => [c.square, c]));
+      for (const m of missing) m.value = bySquare.get(m.square) || null;
+      return found;
+    },
   };
 }

@@ -78,7 +78,8 @@
 //     passed: color|null, moves: (Candidate & { line: square[] })[] best first }.
 //   positionImage({ position, rules, last?, legal?, caption? }) → { filename, type, text }:
 //     the board as an SVG file (`last` ringed, legal moves marked when `legal`).
-//   explore(position) → Explore: the stored games' moves from an 8x8 position.
+//   explore(position, { signal }) → Explore: the stored games' moves from an 8x8 position,
+//     each valued (the opening book's value, else a short search that `signal` stops).
 //
 // Connection: onConnection(listener(up: bool)) → unsubscribe(); called with false when the
 //   backend stops answering and true when it answers again.

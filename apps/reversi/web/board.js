@@ -145,15 +145,18 @@ export function createBoard(el, config) {
       disc.className = "disc" + (change ? " " + change : "");
       const hl = b.querySelector(".hint-label");
       hl.replaceChildren();
+      // "depth 6", never "d6": that reads as a square.
+      const kindText = hint ? (hint.exact ? "exact" : hint.depth ? `depth ${hint.depth}` : hint.kind) : "";
       if (hint) {
         const score = document.createElement("span");
         score.className = "hint-score";
         score.textContent = hint.label;
         const kind = document.createElement("span");
         kind.className = "hint-kind";
-        // "depth 6", never "d6": that reads as a square.
-        kind.textContent = hint.exact ? "exact" : hint.depth ? `depth ${hint.depth}` : hint.kind;
-        hl.append(score, kind);
+        kind.textContent = kindText;
+        // A space between the two, so that the visible text reads "-18 depth 3" as the
+        // square's name does (WCAG 2.5.3, label in name).
+        hl.append(score, " ", kind);
       }
       if (hint) b.title = `${hint.label} (${hint.kind})`; else b.removeAttribute("title");
       let name = `${sq}, ${who}`;
@@ -162,7 +165,7 @@ export function createBoard(el, config) {
       } else {
         if (legal) name += ", legal move";
         if (sq === state.last) name += ", last move";
-        if (hint) name += `, hint ${hint.label} ${hint.exact ? "exact" : hint.kind}`;
+        if (hint) name += `, hint ${hint.label} ${kindText}`;
       }
       b.setAttribute("aria-label", name);
       b.setAttribute("aria-disabled", String(!(state.editable || (state.movable && legal))));

@@ -4,6 +4,15 @@ import { backend } from "./backend.js";
 // The position each explorer last asked about: answers for a position no longer shown are
 // dropped.
 const asked = {};
+// Each explorer's question under way: stopped when another position is asked about (the
+// backend may be searching for the values of its moves), or the explorer is hidden.
+const asking = {};
+
+/** Stops explorer `id`'s question under way, if any. */
+function stopAsking(id) {
+  if (asking[id]) asking[id].abort();
+  asking[id] = null;
+}
 
 /** Fills explorer section `el` for the 8x8 board `rows` with `turn` to move; hides it for
  *  another size, a finished game (no `turn`) or a backend without an explorer. */
@@ -11,14 +20,27 @@ export async function showExplorer(el, rows, turn) {
   const position = rows && turn && rows.length === 8 && backend.capabilities.explorer
     ? `${rows.join("")} ${turn === "black" ? "X" : "O"}` : null;
   el.hidden = !position;
-  if (!position || asked[el.id] === position) return;
+  if (!position) {
+    // Asked again when it shows again (its answer may have been stopped here).
+    stopAsking(el.id);
+    asked[el.id] = null;
+    return;
+  }
+  if (asked[el.id] === position) return;
   asked[el.id] = position;
+  stopAsking(el.id);
+  const ctrl = new AbortController();
+  asking[el.id] = ctrl;
   let e;
   try {
-    e = await backend.explore(position);
+    e = await backend.explore(position, { signal: ctrl.signal });
   } catch (err) {
-    if (asked[el.id] === position) el.querySelector("p").textContent = `Explorer: ${err.message}`;
+    if (asked[el.id] === position && err.name !== "AbortError") {
+      el.querySelector("p").textContent = `Explorer: ${err.message}`;
+    }
     return;
+  } finally {
+    if (asking[el.id] === ctrl) asking[el.id] = null;
   }
   if (asked[el.id] !== position) return;
   const note = el.querySelector("p");

@@ -3,6 +3,7 @@ import { backend } from "./backend.js";
 import { createBoard } from "./board.js";
 import { showExplorer } from "./explorer.js";
 import { clearThinking, renderClocks, renderThinking, showThinking, stopClocks } from "./game-panels.js";
+import { initSound, moveSound } from "./sound.js";
 import {
   $, announce, cancelJob, cap, downloadPosition, jobRunning, noticeNext, runJob, show, showError,
   showOpening, shown,
@@ -273,6 +274,10 @@ function render(g) {
   });
 
   if (fresh && prev) announceChange(prev, g);
+  // A click for each disc placed since the position shown (when the sound is on).
+  if (fresh && prev && g.moves.length > prev.moves.length) {
+    moveSound(g.moves.slice(prev.moves.length).filter((m) => m !== "PA").length);
+  }
   if (!prev) announce(`${status}. ${seatText(g)}`);
 }
 
@@ -360,6 +365,7 @@ export function initGame() {
   $("hint").onclick = hints;
   $("hint-cancel").onclick = () => cancelJob("hint");
   $("show-legal").onchange = () => cur.game && render(cur.game);
+  initSound();
   $("again").onclick = async () => {
     const g = cur.game;
     const settings = cur.lastSettings && cur.id === g.id ? cur.lastSettings

@@ -7,6 +7,7 @@ import { createGame, currentGame, currentGameId, initGame, joinGame, onGameKey, 
 import { historyPage, initHistory, openHistory } from "./history.js";
 import { initNewGame } from "./new-game.js";
 import { analyze, initReplay, onReplayKey, openReplay } from "./replay.js";
+import { soundState } from "./sound.js";
 import { $, announce, cancelJob, setNotice, show, showError, shown, takeNotice } from "./ui.js";
 
 // ---- the backend ------------------------------------------------------------------------
@@ -194,6 +195,8 @@ Object.assign(window, {
   app: {
     get game() { return currentGame(); },
     get gameId() { return currentGameId(); },
+    // The move sound: { on, played (clicks asked for), context (the AudioContext's state) }.
+    get sound() { return soundState(); },
   },
 });
 

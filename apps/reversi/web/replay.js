@@ -88,7 +88,8 @@ function renderReplayMoves() {
       if (a.verdict === "mistake" || a.verdict === "blunder") {
         // The legend above the list reads these: "c4?? −10, best e6".
         btn.textContent += `${a.verdict === "blunder" ? "??" : "?"} \u2212${a.loss}, best ${a.best.square}`;
-        btn.setAttribute("aria-label", `${mv}: ${a.verdict}, lost ${a.loss} discs; best was ${a.best.square}`);
+        // The name starts with the text shown (WCAG 2.5.3, label in name), then says it.
+        btn.setAttribute("aria-label", `${btn.textContent}: ${a.verdict}, lost ${a.loss} discs`);
         btn.title = `${a.verdict}: lost ${a.loss} discs; best was ${a.best.square}`;
       }
     }

@@ -3,13 +3,13 @@
 // SCREENSHOT_DIR where the screenshots go, REVERSI_BIN the program (for the tests that start
 // and stop a server of their own). Prints one line per test; exits 1 on a failure.
 import { chromium } from "playwright-core";
-import { createRequire } from "node:module";
 import { mkdirSync, mkdtempSync } from "node:fs";
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import assert from "node:assert/strict";
+import { axeViolations } from "./axe.mjs";
 
 const BASE = process.env.REVERSI_URL;
 const SHOTS = process.env.SCREENSHOT_DIR || "screenshots";
@@ -30,8 +30,6 @@ const browser = await chromium.launch({
 });
 
 const TIMEOUT = 20000;
-// axe-core, injected into the page for the accessibility checks.
-const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 const BIN = process.env.REVERSI_BIN;
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
 
@@ -95,30 +93,6 @@ async function newPage(options = {}) {
 }
 
 const boardAttr = (page, name) => page.locator("#board").getAttribute(name);
-
-/** Known findings of axe that the scripts, not the page's style, have to fix (left out until
- *  they do): visible text that a button's aria-label does not repeat word for word (WCAG 2.5.3,
- *  label in name). A hinted square shows its score and kind ("+4", "depth 6") as two spans with
- *  no space between them, read as "+4depth 6" against the name "…, hint +4 depth 6"; a marked
- *  move of the replay shows "c4? −4, best e6" and is named "c4: mistake, lost 4 discs; best was
- *  e6". */
-function axeKnown(rule, target) {
-  return rule === "label-content-name-mismatch" &&
-    (/button\[data-square=/.test(target) || /^(#replay-moves )?li\[data-ply="\d+"\] > button/.test(target));
-}
-
-/** axe-core's WCAG 2.0 and 2.1 A and AA rules (colour contrast among them) on the page as it is
- *  shown, after the discs have stopped turning: one line per violation, with the elements. */
-async function axeViolations(page) {
-  await page.waitForTimeout(500);
-  if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ path: AXE });
-  const result = await page.evaluate(() => window.axe.run(document, {
-    runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] },
-  }));
-  for (const v of result.violations) v.nodes = v.nodes.filter((n) => !axeKnown(v.id, n.target.join(" ")));
-  return result.violations.filter((v) => v.nodes.length > 0).map((v) => `${v.id} (${v.help}): ` +
-    v.nodes.slice(0, 5).map((n) => n.target.join(" ") + (n.failureSummary ? ` [${n.failureSummary.replace(/\s+/g, " ")}]` : "")).join("; "));
-}
 
 /** Waits until this browser may move or the game is over; true when over. */
 async function untilMyTurnOrOver(page) {

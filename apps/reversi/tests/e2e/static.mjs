@@ -20,6 +20,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import assert from "node:assert/strict";
+import { axeViolations } from "./axe.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, "../../../..");
@@ -197,8 +198,10 @@ const tests = {
     timings["first visit: Start game to legal moves shown, ms"] = start;
     timings["first visit: the two, without the test's own steps between, ms"] = ready + start;
     assert.equal(await page.locator("#board .sq.black, #board .sq.white").count(), 4);
-    // No explorer in the browser's engine (it reads the server's stored games).
-    assert.equal(await page.locator("#explorer").isHidden(), true);
+    // The explorer counts this browser's games: none yet.
+    await page.waitForFunction(() => document.querySelector("#explorer p").textContent !== "");
+    assert.equal(await page.locator("#explorer").isVisible(), true);
+    assert.equal(await page.locator("#explorer p").textContent(), "No stored game reached this position.");
     await page.screenshot({ path: `${SHOTS}/first-game.png` });
     await context.close();
   },
@@ -325,6 +328,47 @@ const tests = {
     await page.close();
   },
 
+  async "the move sound: off at first, its switch kept across a reload, a click for each disc placed"() {
+    const page = await newPage(await shared());
+    await open(page);
+    await createByScript(page, { size: 8, rules: "othello", black: "human", white: "ai:1" });
+    const sound = () => page.evaluate(() => app.sound);
+    const box = page.locator("#move-sound");
+    assert.equal(await box.isChecked(), false);
+    assert.equal((await page.locator("label:has(#move-sound)").textContent()).trim(), "Click sound when a disc is placed");
+    // Off: moves make no sound, and no audio context is made.
+    await page.click('[data-square="f5"]');
+    await waitMoves(page, 2);
+    await untilMyTurnOrOver(page);
+    assert.deepEqual(await sound(), { on: false, played: 0, context: null });
+    // Switched on from the keyboard: one click, to hear what it is.
+    await page.locator("#game-image").focus();
+    await page.keyboard.press("Tab");
+    assert.equal(await page.evaluate(() => document.activeElement.id), "move-sound");
+    await page.keyboard.press("Space");
+    assert.equal(await box.isChecked(), true);
+    const first = await sound();
+    assert.equal(first.on, true);
+    assert.equal(first.played, 1);
+    assert.notEqual(first.context, null);
+    // Kept across a reload; a move and the computer's reply: a click each.
+    await page.reload();
+    await page.waitForSelector("#game-view:not([hidden])");
+    await waitMoves(page, 2);
+    assert.equal(await box.isChecked(), true);
+    await untilMyTurnOrOver(page);
+    await page.locator("#board .sq.legal").first().click();
+    await page.waitForFunction(() => app.sound.played >= 2 || document.getElementById("board").dataset.over === "true");
+    const after = await sound();
+    assert.equal(after.played, 2, JSON.stringify(after));
+    assert.notEqual(after.context, null);
+    timings["move sound: the audio context's state after two clicks"] = after.context;
+    // Off again, and kept off.
+    await box.click();
+    assert.equal(await page.evaluate(() => localStorage.getItem("reversi-move-sound")), "off");
+    await page.close();
+  },
+
   async "the replay of a stored game: slider, keys, analysis, a variation kept"() {
     const page = await newPage(await shared());
     await open(page, `#/replay/${state.fullGame}`);
@@ -366,6 +410,40 @@ const tests = {
     await page.close();
   },
 
+  async "axe-core finds no WCAG A or AA violation on the main views, light and dark"() {
+    const page = await newPage(await shared());
+    for (const colorScheme of ["light", "dark"]) {
+      await page.emulateMedia({ colorScheme });
+      const check = async (view) => {
+        const found = await axeViolations(page);
+        assert.deepEqual(found, [], `${colorScheme} ${view}:\n${found.join("\n")}`);
+      };
+      await open(page);
+      await check("new game");
+      // A game in progress: a move, the computer's reply, hints on the board, the explorer.
+      await createByScript(page, { size: 8, rules: "othello", black: "human", white: "ai:1" });
+      await page.click('[data-square="f5"]');
+      await waitMoves(page, 2);
+      await untilMyTurnOrOver(page);
+      await page.selectOption("#hint-level", "2");
+      await page.click("#hint");
+      await page.waitForSelector("#board .sq.hinted");
+      await page.waitForFunction(() => document.querySelector("#explorer p").textContent !== "");
+      await check("game with hints");
+      await page.goto(BASE + "#/history");
+      await page.waitForSelector("#history-table tbody tr");
+      await check("history");
+      // A replay, with its explorer.
+      const id = state.fullGame || Number(await page.locator("#history-table tbody tr").first().getAttribute("data-id"));
+      await page.goto(BASE + `#/replay/${id}`);
+      await page.waitForSelector("#replay-view:not([hidden])");
+      await page.locator("#replay-slider").fill("1");
+      await page.waitForFunction(() => document.querySelector("#replay-explorer p").textContent !== "");
+      await check("replay");
+    }
+    await page.close();
+  },
+
   async "GGF export (a download) and import"() {
     const page = await newPage(await shared());
     await open(page, "#/history");
@@ -397,6 +475,82 @@ const tests = {
     assert.equal(await page.locator("#history-table tbody tr").count(), before);
     await page.screenshot({ path: `${SHOTS}/history-after-import.png`, fullPage: true });
     await page.close();
+  },
+
+  async "the opening explorer: this browser's finished games from a position, each move valued"() {
+    // A browser of its own, so that its games are these alone; its stopped search workers
+    // counted.
+    const context = await newContext();
+    await context.addInitScript(() => {
+      window.workersStopped = 0;
+      const terminate = Worker.prototype.terminate;
+      Worker.prototype.terminate = function () {
+        window.workersStopped++;
+        return terminate.call(this);
+      };
+    });
+    const page = await newPage(context);
+    await open(page, "#/history");
+    await page.waitForSelector("#history-view:not([hidden])");
+    // Three short games with their scores: two from f5, one from e6 (f5's mirror image). The
+    // last leaves the opening book after three moves.
+    await page.setInputFiles("#import-file", {
+      name: "openings.txt", mimeType: "text/plain",
+      buffer: Buffer.from("f5d6c3d3c4 37-27\nf5f6 32-32\ne6f6g6g7g8h8 40-24\n"),
+    });
+    await page.click("#import-form button[type=submit]");
+    await page.waitForFunction(() => /3 added/.test(document.getElementById("import-status").textContent));
+    await page.waitForFunction(() => document.querySelectorAll("#history-table tbody tr").length === 3);
+    const ids = (await page.locator("#history-table tbody tr").evaluateAll((trs) => trs.map((tr) => Number(tr.dataset.id))))
+      .sort((a, b) => a - b);
+    /** The explorer's table beside board `view`: [move, games, black wins, draws, margin, value]. */
+    const table = (view) => page.locator(`#${view} tbody tr`).evaluateAll((trs) =>
+      trs.map((tr) => [...tr.children].map((td) => td.textContent)));
+    const valued = (rows) => rows.every((r) => /^(<=)?[+-]\d+ \((book|exact|depth \d+)\)$/.test(r[5]));
+    // The game view, at the start: the three games.
+    await createByScript(page, { size: 8, rules: "othello", black: "human", white: "human" });
+    await page.waitForFunction(() => /^3 stored games/.test(document.querySelector("#explorer p").textContent));
+    assert.equal(await page.locator("#explorer p").textContent(),
+      "3 stored games reached this position (in any orientation).");
+    let rows = await table("explorer");
+    assert.equal(rows.reduce((n, r) => n + Number(r[1]), 0), 3, JSON.stringify(rows));
+    assert.ok(valued(rows), JSON.stringify(rows));
+    // The replay of the first game after f5: d6 (one game) and f6 (two, one of them mirrored),
+    // the book's values.
+    await page.goto(BASE + `#/replay/${ids[0]}`);
+    await page.waitForSelector("#replay-view:not([hidden])");
+    assert.equal(await page.locator("#replay-slider").getAttribute("max"), "5");
+    await page.locator("#replay-slider").fill("1");
+    await page.waitForFunction(() => document.querySelectorAll("#replay-explorer tbody tr").length === 2);
+    rows = (await table("replay-explorer")).sort();
+    assert.deepEqual(rows.map((r) => r.slice(0, 2)), [["d6", "1"], ["f6", "2"]]);
+    assert.deepEqual(rows.map((r) => r[4]), ["+10.0", "+8.0"]);
+    assert.ok(valued(rows), JSON.stringify(rows));
+    await page.screenshot({ path: `${SHOTS}/explorer.png`, fullPage: true });
+    // The third game out of the book: stepped through at once, each position's search stops
+    // when the next position is shown, and the last is valued by a search.
+    await page.goto(BASE + `#/replay/${ids[2]}`);
+    await page.waitForSelector("#replay-view:not([hidden])");
+    assert.equal(await page.locator("#replay-slider").getAttribute("max"), "6");
+    await page.locator("h2#replay-title").click();
+    await page.keyboard.press("Home");
+    for (let i = 0; i < 5; i++) await page.keyboard.press("ArrowRight");
+    assert.equal(await page.locator("#replay-board").getAttribute("data-index"), "5");
+    await page.waitForFunction(() => {
+      const tr = document.querySelector("#replay-explorer tbody tr");
+      return tr && tr.firstElementChild.textContent === "h8" && tr.lastElementChild.textContent !== "";
+    });
+    rows = await table("replay-explorer");
+    assert.equal(rows.length, 1, JSON.stringify(rows));
+    assert.equal(rows[0][1], "1");
+    assert.match(rows[0][5], /^[+-]\d+ \(depth \d+\)$/);
+    assert.equal(await page.locator("#replay-explorer p").textContent(),
+      "1 stored game reached this position (in any orientation).");
+    // The searches of moves 3 and 4 (out of the book) were stopped by the next position.
+    assert.ok(await page.evaluate(() => window.workersStopped) >= 2,
+      `${await page.evaluate(() => window.workersStopped)} search workers stopped`);
+    await page.screenshot({ path: `${SHOTS}/explorer-searched.png`, fullPage: true });
+    await context.close();
   },
 
   async "a timed game: the clocks run and a side loses on time"() {
