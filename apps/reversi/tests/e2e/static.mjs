@@ -744,7 +744,17 @@ const tests = {
       rmSync(tmp, { recursive: true, force: true });
     }
     await page.reload();
-    await page.waitForFunction(() => /new version/.test(document.getElementById("notice").textContent));
+    // Ask for the update check a navigation makes anyway: after the offline test the browser
+    // may wait before it looks at sw.js again.
+    await page.evaluate(async () => {
+      const registration = await navigator.serviceWorker.getRegistration();
+      if (registration) await registration.update().catch(() => {});
+    });
+    await page.waitForFunction(
+      () => /new version/.test(document.getElementById("notice").textContent),
+      null,
+      { timeout: 60000 },
+    );
     // (The new worker controls the page before its activation has deleted the old cache.)
     await page.waitForFunction(async () => (await caches.keys()).length === 1);
     const after = await page.evaluate(() => caches.keys());
