@@ -2,7 +2,7 @@
 // Run by tests/web_e2e.rs (cargo test) against a fresh server: REVERSI_URL is its address,
 // SCREENSHOT_DIR where the screenshots go, REVERSI_BIN the program (for the tests that start
 // and stop a server of their own). Prints one line per test; exits 1 on a failure.
-import { chromium } from "playwright-core";
+import { createByScript, launchChromium, waitMoves } from "./common.mjs";
 import { mkdirSync, mkdtempSync } from "node:fs";
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
@@ -13,21 +13,13 @@ import { axeViolations } from "./axe.mjs";
 
 const BASE = process.env.REVERSI_URL;
 const SHOTS = process.env.SCREENSHOT_DIR || "screenshots";
-const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
 if (!BASE) {
   console.error("REVERSI_URL is not set");
   process.exit(2);
 }
 mkdirSync(SHOTS, { recursive: true });
 
-const browser = await chromium.launch({
-  executablePath: CHROMIUM,
-  headless: true,
-  args: [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-  ],
-});
+const browser = await launchChromium();
 
 const TIMEOUT = 20000;
 const BIN = process.env.REVERSI_BIN;
@@ -60,18 +52,6 @@ function stopServer(child) {
   });
 }
 
-/** Creates a game through the page's own function (no form), then waits for its board. */
-async function createByScript(page, settings) {
-  const before = page.url();
-  await page.evaluate((s) => createGame(s), settings);
-  await page.waitForFunction((u) => location.href !== u && /#\/game\/\d+$/.test(location.hash), before);
-  await page.waitForFunction(() => {
-    const b = document.getElementById("board");
-    return !document.getElementById("game-view").hidden && b.dataset.moves !== undefined &&
-      Number(location.hash.split("/").pop()) === app.gameId && app.game && app.game.id === app.gameId;
-  });
-  return Number(page.url().split("/").pop());
-}
 
 /** Boxes of the visible elements matching `selector` that are smaller than 44x44 CSS px. */
 async function smallTargets(page, selector) {
@@ -103,9 +83,6 @@ async function untilMyTurnOrOver(page) {
   return (await boardAttr(page, "data-over")) === "true";
 }
 
-async function waitMoves(page, n) {
-  await page.waitForFunction((m) => document.getElementById("board").dataset.moves === String(m), n);
-}
 
 /** Starts a game from the new-game form. */
 async function startGame(page, { size = "8", black = "human", white = "computer", whiteLevel = "1", remote = false }) {

@@ -12,7 +12,7 @@
 // (/usr/bin/chromium), E2E_ONLY=WORDS|WORDS (the tests whose names contain them; the later
 // tests use games the earlier ones played). Prints one line per test and the times measured; exits
 // 1 on a failure.
-import { chromium } from "playwright-core";
+import { createByScript, launchChromium, waitMoves } from "./common.mjs";
 import { mkdirSync, mkdtempSync, readFileSync, cpSync, appendFileSync, rmSync } from "node:fs";
 import { spawn, spawnSync } from "node:child_process";
 import { createServer } from "node:net";
@@ -25,7 +25,6 @@ import { axeViolations } from "./axe.mjs";
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, "../../../..");
 const SHOTS = process.env.SCREENSHOT_DIR || join(ROOT, "target/e2e-screenshots/static");
-const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
 const TIMEOUT = 30000;
 mkdirSync(SHOTS, { recursive: true });
 
@@ -87,14 +86,7 @@ const PORT = await freePort();
 const BASE = `http://127.0.0.1:${PORT}/`;
 let server = await startServer(PORT);
 
-const browser = await chromium.launch({
-  executablePath: CHROMIUM,
-  headless: true,
-  args: [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-  ],
-});
+const browser = await launchChromium();
 
 // ---- helpers ------------------------------------------------------------------------------
 
@@ -132,22 +124,7 @@ async function untilMyTurnOrOver(page, timeout = TIMEOUT) {
   return (await boardAttr(page, "data-over")) === "true";
 }
 
-async function waitMoves(page, n) {
-  await page.waitForFunction((m) => document.getElementById("board").dataset.moves === String(m), n);
-}
 
-/** Creates a game through the page's own function (no form), then waits for its board. */
-async function createByScript(page, settings) {
-  const before = page.url();
-  await page.evaluate((s) => createGame(s), settings);
-  await page.waitForFunction((u) => location.href !== u && /#\/game\/\d+$/.test(location.hash), before);
-  await page.waitForFunction(() => {
-    const b = document.getElementById("board");
-    return !document.getElementById("game-view").hidden && b.dataset.moves !== undefined &&
-      Number(location.hash.split("/").pop()) === app.gameId && app.game && app.game.id === app.gameId;
-  });
-  return Number(page.url().split("/").pop());
-}
 
 /** Plays the first legal square every turn until the game ends; returns the moves clicked. */
 async function playOut(page, timeout = TIMEOUT) {
