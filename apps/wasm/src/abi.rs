@@ -59,10 +59,8 @@ thread_local! {
 /// Memory for a request of `len` bytes, for the page to write into.
 #[no_mangle]
 pub extern "C" fn alloc(len: usize) -> *mut u8 {
-    let mut buf = Vec::<u8>::with_capacity(len.max(1));
-    let ptr = buf.as_mut_ptr();
-    std::mem::forget(buf);
-    ptr
+    // A boxed slice has exactly this length, which `dealloc` rebuilds it with.
+    Box::into_raw(vec![0u8; len.max(1)].into_boxed_slice()).cast::<u8>()
 }
 
 /// Frees what [`alloc`] gave.
@@ -71,8 +69,10 @@ pub extern "C" fn alloc(len: usize) -> *mut u8 {
 /// `ptr` and `len` must be a pair [`alloc`] returned and not yet freed.
 #[no_mangle]
 pub unsafe extern "C" fn dealloc(ptr: *mut u8, len: usize) {
-    // SAFETY: the caller hands back a buffer from `alloc` of capacity `len.max(1)`, once.
-    drop(unsafe { Vec::from_raw_parts(ptr, 0, len.max(1)) });
+    let slice = std::ptr::slice_from_raw_parts_mut(ptr, len.max(1));
+    // SAFETY: the caller hands back, once, the boxed slice of `len.max(1)` bytes `alloc`
+    // made.
+    drop(unsafe { Box::from_raw(slice) });
 }
 
 /// Answers the request of `len` bytes at `ptr`; returns the length of the response, which
