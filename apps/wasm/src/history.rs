@@ -19,15 +19,7 @@ use reversi_record::{
     Status, StoreError, StoredGame, Termination, Variation, VariationId, Writer,
 };
 
-use crate::record::StoredRecord;
-
-/// One stored game.
-#[derive(Debug, Clone)]
-pub(crate) struct LocalGame {
-    pub info: GameInfo,
-    pub moves: Vec<MoveRecord>,
-    pub variations: Vec<Variation>,
-}
+use crate::record::{replay, LocalGame, StoredRecord};
 
 /// The games of this browser, with what changed since the page last wrote them.
 #[derive(Debug, Default)]
@@ -333,18 +325,6 @@ fn same_game(s: &LocalGame, g: &ImportGame) -> bool {
             .iter()
             .map(|m| m.mv)
             .eq(g.moves.iter().map(|m| m.mv))
-}
-
-/// The game of `info` after `moves`.
-pub(crate) fn replay(info: &GameInfo, moves: &[MoveRecord]) -> Result<Game, StoreError> {
-    let mut game = Game::new(info.start_position());
-    for (ply, m) in moves.iter().enumerate() {
-        game.play(m.mv).map_err(|e| StoreError::Corrupt {
-            game: info.id,
-            reason: format!("move {} does not replay: {e}", ply + 1),
-        })?;
-    }
-    Ok(game)
 }
 
 /// The line a variation leaves, as moves from the start.

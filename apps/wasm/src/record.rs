@@ -2,14 +2,33 @@
 //! start as a board string, the moves with their times and evaluations, the variations),
 //! written from and read back into the game layer's records.
 
-use reversi_core::{BoardSize, Move, Rules, Score, Square, TimeControl};
+use reversi_core::{BoardSize, Game, Move, Rules, Score, Square, TimeControl};
 use reversi_formats::position::{board_string, parse_position};
 use reversi_record::{
-    GameId, GameInfo, MoveRecord, Player, PlayerKind, Status, Termination, Variation, VariationId,
+    GameId, GameInfo, MoveRecord, Player, PlayerKind, Status, StoreError, Termination, Variation,
+    VariationId,
 };
 use serde::{Deserialize, Serialize};
 
-use crate::history::{replay, LocalGame};
+/// One stored game.
+#[derive(Debug, Clone)]
+pub(crate) struct LocalGame {
+    pub info: GameInfo,
+    pub moves: Vec<MoveRecord>,
+    pub variations: Vec<Variation>,
+}
+
+/// The game of `info` after `moves`.
+pub(crate) fn replay(info: &GameInfo, moves: &[MoveRecord]) -> Result<Game, StoreError> {
+    let mut game = Game::new(info.start_position());
+    for (ply, m) in moves.iter().enumerate() {
+        game.play(m.mv).map_err(|e| StoreError::Corrupt {
+            game: info.id,
+            reason: format!("move {} does not replay: {e}", ply + 1),
+        })?;
+    }
+    Ok(game)
+}
 
 /// One game, as IndexedDB keeps it (keyed by `id`).
 #[derive(Debug, Clone, Serialize, Deserialize)]
