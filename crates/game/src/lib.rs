@@ -1,6 +1,6 @@
 //! The game being played and the games kept, for every front end: a [`Session`] (settings,
 //! players, undo/redo, the computer's turns, saving move by move through a [`GameLog`]), the
-//! stored games read through an [`Archive`](reversi_store::Archive) (resuming one, the
+//! stored games read through an [`Archive`](reversi_record::Archive) (resuming one, the
 //! opening explorer; SQLite's `reversi-store` is one archive), a stored game's [`Replay`] with its
 //! variations, game [`analysis`], a game people share from several places ([`Table`]: seats,
 //! join codes, take-backs), and the conversion between stored games and the file formats

@@ -56,7 +56,7 @@ pub enum BookCommand {
         /// The book file to write (and resume).
         #[arg(long)]
         out: PathBuf,
-        /// Folder of WTH_YYYY.wtb files [default: the shared data's wthor/]
+        /// Folder of WTH_YYYY.wtb files [default: the reference data's wthor/]
         #[arg(long)]
         wthor: Option<PathBuf>,
         /// Positions reached by at least this many games.

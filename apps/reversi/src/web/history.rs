@@ -134,7 +134,7 @@ async fn delete(
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ExportQuery {
-    /// `ggf` or `transcript` [default].
+    /// `ggf` (the default) or `transcript`.
     format: Option<String>,
 }
 
@@ -175,7 +175,7 @@ async fn export(
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ImportQuery {
-    /// `auto` [default], `ggf` or `transcript`.
+    /// `auto` (the default), `ggf` or `transcript`.
     format: Option<String>,
     /// Board size of transcript games [default 8].
     size: Option<u8>,

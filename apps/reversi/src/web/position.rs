@@ -32,8 +32,8 @@ pub fn router() -> Router<AppState> {
         .route("/svg", get(svg))
 }
 
-/// Reads `text` as a position: a transcript is played on `size` [8] from the start of
-/// `rules` [othello], which is also the rule of a board or OBF line.
+/// Reads `text` as a position: a transcript is played on `size` (default 8) from the start
+/// of `rules` (default `othello`), which is also the rule of a board or OBF line.
 pub fn read_position(
     text: &str,
     size: Option<u8>,
@@ -48,11 +48,11 @@ pub fn read_position(
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PositionRequest {
-    /// The position, in any notation [`parse_position`] reads.
+    /// The position, in any notation [`read_position`] reads.
     position: String,
-    /// The board a transcript is played on [8].
+    /// The board a transcript is played on (default 8).
     size: Option<u8>,
-    /// `othello` [default] or `reversi`.
+    /// `othello` (the default) or `reversi`.
     rules: Option<String>,
 }
 
