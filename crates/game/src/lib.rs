@@ -30,7 +30,7 @@ pub use clock::{clock_text, time_left, ClockView};
 pub use explorer::{explore, search_values, Explored, ExplorerLine, Valuation, EXPLORER_LEVEL};
 pub use history::{
     resume, resume_as, stored_player, stored_records, stored_settings, ResumeError, COMPUTER_NAME,
-    RESUME_WRITER,
+    PERSON_NAME, RESUME_WRITER,
 };
 pub use log::{GameLog, LogError, LogHandle, LogId, LoggedMove};
 pub use player::{levels_help, ParsePlayerError, Player};

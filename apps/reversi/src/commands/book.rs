@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
 use reversi_engine::book::build::{self, Progress, SearchOptions, Shard};
-use reversi_engine::book::{self, Book};
+use reversi_engine::book::Book;
 use reversi_engine::Sq;
 use reversi_formats::wthor;
 
@@ -213,7 +213,7 @@ pub fn save(book: &Book, path: &Path) -> anyhow::Result<()> {
 fn chosen(file: Option<&Path>) -> anyhow::Result<Arc<Book>> {
     match file {
         Some(path) => Ok(Arc::new(load(path)?)),
-        None => book::process_book().context("no book: --no-book was given"),
+        None => crate::advisor::book().context("no book: --no-book was given"),
     }
 }
 

@@ -273,10 +273,11 @@ async fn analysis(
     let cap = time + app.backend().search_cap;
     // Dropped with the request: a client that goes away stops the analysis.
     let stop = StopOnDrop(Arc::new(AtomicBool::new(false)));
+    let book = app.advisor().book().cloned();
     let result = app
         .backend()
         .request(Some(GameId(id)), ticket, &stop, cap, move |flag| {
-            analyze_alone(&stored.game, level, time, flag, &mut |_, _| {})
+            analyze_alone(book, &stored.game, level, time, flag, &mut |_, _| {})
         })
         .await?;
     let analysis = result.ok_or_else(|| {

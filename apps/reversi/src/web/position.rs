@@ -12,7 +12,6 @@ use axum::response::IntoResponse;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use reversi_core::Position;
-use reversi_engine::ai::hint_lines;
 use reversi_formats::position::PositionInput;
 use serde::Deserialize;
 
@@ -90,10 +89,11 @@ async fn analysis(
     let ticket = app.backend().pool().admit(&client.0)?;
     // Dropped with the request: a client that goes away stops the search.
     let stop = StopOnDrop(Arc::new(AtomicBool::new(false)));
+    let advisor = app.advisor().clone();
     let lines = app
         .backend()
         .request(None, ticket, &stop, app.backend().search_cap, move |flag| {
-            hint_lines(&position, level, flag, &mut |_| {})
+            advisor.hint_lines(&position, level, flag, &mut |_| {})
         })
         .await?;
     Ok(Json(PositionAnalysis::of(level, &input, passed, &lines)))
