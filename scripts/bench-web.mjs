@@ -6,7 +6,8 @@
 // - the game creations (all CONCURRENT start at once: a burst) — p50, p95, max and when the
 //   last was answered;
 // - the move requests — how many a second (over the whole run, and sustained: between 10 % and
-//   90 % of them answered), p50, p95, p99, max;
+//   90 % of them answered), p50, p95, p99, max; how long the computer's replies took to be seen
+//   and how many polls (GET /api/games/ID) that took;
 // - the errors, and whether every game was stored exactly (its moves and result read back
 //   from /api/history/ID after the run);
 // - the CPU time of the server process (utime + stime from /proc/PID/stat, all its threads)
@@ -169,6 +170,7 @@ const latencies = []; // ms each move request took
 const answeredAt = []; // ms after the start, when each move request was answered
 const replyWaits = []; // ms from a move's answer to the computer's reply being seen
 const errors = [];
+let polls = 0; // GET /api/games/ID made while the computer was to move
 const played = []; // { id, moves, result } as the client last saw each game that ended
 let started = 0;
 
@@ -212,6 +214,7 @@ async function moves(url, g, token) {
       // A page would hear the reply on its event stream; polling stands in for it.
       waiting ??= performance.now();
       await sleep(POLL_MS);
+      polls += 1;
       g = await call(url, "GET", `/api/games/${g.id}`);
       continue;
     }
@@ -272,7 +275,7 @@ async function victim(url) {
 const dir = mkdtempSync(join(tmpdir(), "reversi-bench-web-"));
 const loadBefore = loadavg();
 const { child, url } = await startServer(dir);
-console.log(`server: ${BIN} ${SERVE_ARGS.join(" ").replace("DB", "<fresh database>")}`);
+console.log(`server (pid ${child.pid}): ${BIN} ${SERVE_ARGS.join(" ").replace("DB", "<fresh database>")}`);
 try {
   const idle = rssMiB(child.pid);
   let peak = idle;
@@ -322,7 +325,7 @@ try {
   );
   console.log(
     `computer's replies seen (polled every ${POLL_MS} ms): ${waits.length}, p50 ${ms(pct(waits, 50))} ms, ` +
-      `p95 ${ms(pct(waits, 95))} ms`,
+      `p95 ${ms(pct(waits, 95))} ms; ${polls} polls (GET /api/games/ID), ${(polls / seconds).toFixed(0)} a second`,
   );
   console.log(
     `CPU: server ${serverCpu.toFixed(1)} s (${(serverCpu / seconds).toFixed(2)} cores), ` +
