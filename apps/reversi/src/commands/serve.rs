@@ -149,9 +149,8 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         .build()
         .context("cannot start the async runtime")?;
     runtime.block_on(async move {
-        let listener = tokio::net::TcpListener::bind(args.addr)
-            .await
-            .with_context(|| format!("cannot listen on {}", args.addr))?;
+        let listener =
+            listen(args.addr).with_context(|| format!("cannot listen on {}", args.addr))?;
         let addr = listener.local_addr()?;
         outln!(
             "reversi: serving on http://{addr}/ (games saved to {})",
@@ -312,4 +311,24 @@ fn admin_token(args: &ServeArgs) -> anyhow::Result<Option<String>> {
         return Ok(Some(token));
     }
     Ok(Some(reversi_game::new_token()))
+}
+
+/// Connections the kernel queues before the server accepts them: a burst of a thousand people
+/// arriving at once overflowed tokio's default of 128 (the kernel dropped the rest, whose
+/// browsers retried a second later: docs/web.md, "Load"). The kernel caps it at its own
+/// `somaxconn`.
+const LISTEN_BACKLOG: u32 = 4096;
+
+/// A listening socket on `addr` with a backlog of [`LISTEN_BACKLOG`].
+fn listen(addr: std::net::SocketAddr) -> std::io::Result<tokio::net::TcpListener> {
+    let socket = if addr.is_ipv4() {
+        tokio::net::TcpSocket::new_v4()?
+    } else {
+        tokio::net::TcpSocket::new_v6()?
+    };
+    // As `TcpListener::bind` does: a restarted server may bind while old connections linger.
+    #[cfg(unix)]
+    socket.set_reuseaddr(true)?;
+    socket.bind(addr)?;
+    socket.listen(LISTEN_BACKLOG)
 }
