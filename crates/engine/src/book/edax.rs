@@ -477,8 +477,9 @@ impl EdaxBook {
     ///
     /// # Errors
     /// An [`EdaxBookError`] naming what is wrong: a foreign file, another version, a
-    /// truncated file, or a position with overlapping discs, an empty centre, a level or a
-    /// move out of range.
+    /// truncated file (inside a position, or with fewer positions than the header counts),
+    /// or a position with overlapping discs, an empty centre, a level or a move out of
+    /// range. More positions than the header counts are read, as Edax reads them.
     pub fn from_bytes(bytes: &[u8]) -> Result<EdaxBook, EdaxBookError> {
         let prefix = &bytes[..bytes.len().min(MAGIC.len())];
         if prefix != &MAGIC[..prefix.len()] {

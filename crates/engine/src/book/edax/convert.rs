@@ -162,8 +162,9 @@ impl Book {
     }
 
     /// The Edax book of this book, saved at `date` (see the [module documentation](self)).
-    /// [`Book::from_edax`] of it gives this book back, but for the game counts and for a
-    /// midgame search no Edax level describes (which is written at a shallower level).
+    /// [`Book::from_edax`] of it gives this book back, but for the game counts, a midgame
+    /// search no Edax level describes (written at a shallower level) and a leaf that has
+    /// become a book move while its position waits for a new search (Edax drops it).
     #[must_use]
     pub fn to_edax(&self, date: EdaxDate) -> EdaxBook {
         let preferred = self.depth.min(MAX_LEVEL);
