@@ -24,7 +24,7 @@ pub fn db_path(explicit: Option<PathBuf>) -> anyhow::Result<PathBuf> {
                 .filter(|v| !v.is_empty())
                 .map(PathBuf::from)
         })
-        .or_else(reversi_store::default_path)
+        .or_else(crate::data::default_db)
         .context("no game database: pass --db PATH or set REVERSI_DB (HOME is not set)")
 }
 
@@ -34,7 +34,11 @@ pub fn db_path(explicit: Option<PathBuf>) -> anyhow::Result<PathBuf> {
 pub fn history(db: Option<PathBuf>, no_save: bool) -> tui::History {
     match db_path(db) {
         Ok(path) => tui::History {
-            log: (!no_save).then(|| StoreLog::handle(&path)),
+            log: (!no_save).then(|| {
+                StoreLog::at(&path)
+                    .with_person(&crate::data::login_name())
+                    .into_handle()
+            }),
             db: Some(path),
         },
         Err(e) => {

@@ -17,6 +17,7 @@ macro_rules! out {
     }};
 }
 
+mod advisor;
 mod cli;
 mod commands;
 mod data;
@@ -58,11 +59,11 @@ fn main() -> ExitCode {
 
 /// Runs the command `cli` names (the menu, or the help without a terminal, when none).
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    advisor::kernel_from_env();
     if cli.no_book {
-        reversi_engine::book::set_process_book(None);
+        advisor::init(None);
     } else if let Some(path) = &cli.book {
-        let book = book::load(path)?;
-        reversi_engine::book::set_process_book(Some(std::sync::Arc::new(book)));
+        advisor::init(Some(std::sync::Arc::new(book::load(path)?)));
     }
     match cli.command {
         Some(Command::Book(args)) => book::run(args),

@@ -6,7 +6,6 @@ use std::io::{self, BufRead, Write};
 use std::sync::atomic::AtomicBool;
 
 use reversi_core::{opening_name_at, Color, Move, Position, Square};
-use reversi_engine::ai;
 use reversi_engine::levels::Level;
 use reversi_engine::{Candidate, ScoreKind};
 
@@ -167,7 +166,12 @@ pub fn run_session(
                 }
             },
             "hint" => {
-                let hints = ai::hints(session.position(), Level::DEFAULT, &stop, &mut |_| {});
+                let hints = crate::advisor::get().hints(
+                    session.position(),
+                    Level::DEFAULT,
+                    &stop,
+                    &mut |_| {},
+                );
                 writeln!(out, "{}", hints_line(&hints))?;
             }
             _ => match session.position().parse_square(command) {

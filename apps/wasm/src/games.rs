@@ -12,6 +12,7 @@ use reversi_api::new_game::{self, NewGamePlan, NewGameRequest, RequestError};
 use reversi_api::upload::{read_games, UploadError};
 use reversi_api::view::{color_name, replay, GameExtras, GameView, InfoView, ReplayStep};
 use reversi_core::{BoardSize, Color, Game, Move, Position, Rules};
+use reversi_engine::ai::Advisor;
 use reversi_engine::clock::SharedClock;
 use reversi_formats::position::{parse_position, PositionInput};
 use reversi_game::convert::{to_ggf, to_transcript};
@@ -165,11 +166,11 @@ impl Games {
     }
 
     fn context(&self) -> Context {
-        // The game instance never searches (the search instance does): its sessions only
-        // need the clock.
+        // The game instance never searches (the search instance does): its sessions need
+        // the clock, and the explorer the book (the engine is never made).
         Context {
             clock: Arc::clone(&self.clock),
-            engine: None,
+            advisor: Advisor::standard(),
         }
     }
 
@@ -589,8 +590,13 @@ impl Games {
                 pos.size()
             )));
         }
-        let explored =
-            explore(&*self.history(), &pos, Valuation::Book).map_err(CallError::from_store)?;
+        let explored = explore(
+            &*self.history(),
+            &self.context().advisor,
+            &pos,
+            Valuation::Book,
+        )
+        .map_err(CallError::from_store)?;
         Ok(ExploreView::of(&explored))
     }
 }

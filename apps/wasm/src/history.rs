@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use reversi_core::bit_symmetry::{image_square, inverse};
 use reversi_core::{BoardSize, Color, Game, Move, Position, Score, Square};
-use reversi_game::{stored_player, GameLog, LogError, LogId, LoggedMove, Settings};
+use reversi_game::{stored_player, GameLog, LogError, LogId, LoggedMove, Settings, PERSON_NAME};
 use reversi_record::explorer_keys::{counted_score, game_entries, lookup_key};
 use reversi_record::{
     kept, Archive, ExplorerMove, GameFilter, GameId, GameInfo, ImportGame, MoveRecord, NewGame,
@@ -515,8 +515,8 @@ impl GameLog for LocalLog {
             ..NewGame::standard(
                 settings.size,
                 settings.rules,
-                stored_player(settings.black),
-                stored_player(settings.white),
+                stored_player(settings.black, PERSON_NAME),
+                stored_player(settings.white, PERSON_NAME),
             )
         };
         self.with(|h| Ok(LogId(h.create_game(&new).0)))

@@ -9,7 +9,7 @@ use std::time::Duration;
 use reversi_api::position::{after_forced_pass, PositionAnalysis};
 use reversi_api::view::{AnalysisView, CandidateView, ThinkingView};
 use reversi_core::Color;
-use reversi_engine::ai::{hint_lines_with, hints_with, Ai, Computer};
+use reversi_engine::ai::{Advisor, Ai};
 use reversi_engine::bench;
 use reversi_engine::clock::SharedClock;
 use reversi_engine::engine::Engine;
@@ -73,6 +73,11 @@ fn level_of(n: Option<u8>, default: u8) -> Result<Level, CallError> {
 }
 
 impl Search {
+    /// This instance's engine with the shipped book.
+    fn advisor(&self) -> Advisor {
+        Advisor::new(Arc::clone(&self.engine), reversi_engine::book::shipped())
+    }
+
     /// An engine on one thread timed by `clock`.
     pub fn new(clock: SharedClock) -> Search {
         Search {
@@ -98,7 +103,7 @@ impl Search {
             .seed
             .parse()
             .map_err(|_| CallError::bad_request(format!("bad seed {:?}", job.seed)))?;
-        let mut computer = Computer::new(ai, seed).with_engine(Arc::clone(&self.engine));
+        let mut computer = self.advisor().computer(ai, seed);
         computer.set_time_limit(job.time_limit_ms.map(Duration::from_millis));
         let stop = AtomicBool::new(false);
         let decision = computer
@@ -128,7 +133,9 @@ impl Search {
             .spec()
             .move_time(pos.empty_count().try_into().unwrap_or(60));
         let stop = AtomicBool::new(false);
-        let scored = hints_with(&self.engine, pos, level, time, &stop, &mut |_| {});
+        let scored = self
+            .advisor()
+            .hints_within(pos, level, time, &stop, &mut |_| {});
         Ok(Hints {
             ply: game.moves().len(),
             candidates: scored.iter().map(CandidateView::of).collect(),
@@ -150,7 +157,7 @@ impl Search {
         let level = level_of(level, default)?;
         let game = game_of(spec)?;
         let stop = AtomicBool::new(false);
-        let analysis = analyze_on(&self.engine, &game, level, ANALYSIS_TIME, &stop, report)
+        let analysis = analyze_on(&self.advisor(), &game, level, ANALYSIS_TIME, &stop, report)
             .ok_or_else(|| CallError::new(409, "the analysis was stopped"))?;
         Ok(AnalysisView::of(&analysis, game.current().size()))
     }
@@ -174,7 +181,9 @@ impl Search {
             .spec()
             .move_time(pos.empty_count().try_into().unwrap_or(60));
         let stop = AtomicBool::new(false);
-        let scored = hints_with(&self.engine, &pos, level, time, &stop, &mut |_| {});
+        let scored = self
+            .advisor()
+            .hints_within(&pos, level, time, &stop, &mut |_| {});
         Ok(scored.iter().map(CandidateView::of).collect())
     }
 
@@ -195,7 +204,9 @@ impl Search {
             .spec()
             .move_time(pos.empty_count().try_into().unwrap_or(60));
         let stop = AtomicBool::new(false);
-        let lines = hint_lines_with(&self.engine, pos, level, time, &stop, &mut |_| {});
+        let lines = self
+            .advisor()
+            .hint_lines_within(pos, level, time, &stop, &mut |_| {});
         Ok(PositionAnalysis::of(level, &input, passed, &lines))
     }
 

@@ -13,9 +13,9 @@ use serde::Deserialize;
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NewGameRequest {
-    /// 4-16, even [8].
+    /// 4-16, even (default 8).
     pub size: Option<u8>,
-    /// `othello` or `reversi` [othello].
+    /// `othello` or `reversi` (default `othello`).
     pub rules: Option<String>,
     /// `human`, `ai:LEVEL` (1-60 or a level name), `ai:greedy`, `ai:random`.
     pub black: Option<String>,
@@ -69,8 +69,8 @@ pub struct NewGamePlan {
     pub record: NewGame,
 }
 
-/// Reads `text` as a position: a transcript is played on `size` [8] from the start of
-/// `rules` [othello], which is also the rule of a board or OBF line.
+/// Reads `text` as a position: a transcript is played on `size` (default 8) from the start
+/// of `rules` (default `othello`), which is also the rule of a board or OBF line.
 ///
 /// # Errors
 /// [`RequestError::BadRequest`] for a size or rule out of range,

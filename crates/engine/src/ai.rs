@@ -148,25 +148,7 @@ pub struct Computer {
     rng: XorShift64,
     engine: Option<Arc<Engine>>,
     time_limit: Option<Duration>,
-    book: BookUse,
-}
-
-/// Which opening book a computer player consults.
-#[derive(Clone)]
-enum BookUse {
-    /// The process's book ([`book::process_book`]).
-    Process,
-    /// This one, or none.
-    Own(Option<Arc<Book>>),
-}
-
-impl BookUse {
-    fn get(&self) -> Option<Arc<Book>> {
-        match self {
-            BookUse::Process => book::process_book(),
-            BookUse::Own(b) => b.clone(),
-        }
-    }
+    book: Option<Arc<Book>>,
 }
 
 impl fmt::Debug for Computer {
@@ -175,24 +157,204 @@ impl fmt::Debug for Computer {
             .field("ai", &self.ai)
             .field("own_engine", &self.engine.is_some())
             .field("time_limit", &self.time_limit)
-            .field("process_book", &matches!(self.book, BookUse::Process))
+            .field("book", &self.book.is_some())
             .finish_non_exhaustive()
     }
 }
 
-/// Transposition table of the program's engine, in MB.
+/// Transposition table of an engine made by [`Advisor::standard`] or by a player without one,
+/// in MB.
 const HASH_MB: usize = 64;
 
-/// The engine every computer player and hint search of this process shares, so that its
-/// transposition table carries over from move to move (it is safe to search from several
-/// threads at once).
-fn shared_engine() -> &'static Engine {
-    static ENGINE: OnceLock<Engine> = OnceLock::new();
-    ENGINE.get_or_init(|| Engine::new(HASH_MB, engine::default_threads()))
+/// What computer players and hints consult: an engine, whose transposition table carries
+/// over from search to search (it is safe to search from several threads at once), and the
+/// opening book (`None`: none). The program makes one and hands it to whatever plays or hints;
+/// nothing in the library is shared behind the caller's back.
+///
+/// A clone consults the same engine and book.
+#[derive(Clone)]
+pub struct Advisor {
+    /// Made at the first search when [`Advisor::standard`] made this advisor.
+    engine: Arc<OnceLock<Arc<Engine>>>,
+    book: Option<Arc<Book>>,
+}
+
+impl fmt::Debug for Advisor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Advisor")
+            .field("book", &self.book.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Advisor {
+    /// `engine` with `book`.
+    #[must_use]
+    pub fn new(engine: Arc<Engine>, book: Option<Arc<Book>>) -> Advisor {
+        Advisor {
+            engine: Arc::new(OnceLock::from(engine)),
+            book,
+        }
+    }
+
+    /// A 64 MB engine on [`engine::default_threads`] threads, made at the first search, and
+    /// the shipped book.
+    #[must_use]
+    pub fn standard() -> Advisor {
+        Advisor {
+            engine: Arc::new(OnceLock::new()),
+            book: book::shipped(),
+        }
+    }
+
+    /// The same engine with `book` instead.
+    #[must_use]
+    pub fn with_book(mut self, book: Option<Arc<Book>>) -> Advisor {
+        self.book = book;
+        self
+    }
+
+    /// The engine.
+    #[must_use]
+    pub fn engine(&self) -> &Arc<Engine> {
+        self.engine
+            .get_or_init(|| Arc::new(Engine::new(HASH_MB, engine::default_threads())))
+    }
+
+    /// The opening book, if any.
+    #[must_use]
+    pub fn book(&self) -> Option<&Arc<Book>> {
+        self.book.as_ref()
+    }
+
+    /// A computer player searching with this engine and consulting this book.
+    #[must_use]
+    pub fn computer(&self, ai: Ai, seed: u64) -> Computer {
+        Computer::new(ai, seed)
+            .with_engine(Arc::clone(self.engine()))
+            .with_book(self.book.clone())
+    }
+
+    /// Scores every legal move of `pos` at `level` within the level's budget, best first
+    /// (empty when the game is over or the side to move must pass). Moves the book values
+    /// carry the book's value, tagged [`ScoreKind::Book`].
+    pub fn hints(
+        &self,
+        pos: &Position,
+        level: Level,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&Thinking),
+    ) -> Vec<Candidate> {
+        self.hints_within(pos, level, level_time(level, pos), stop, progress)
+    }
+
+    /// [`Advisor::hints`] within `time` (at most the level's own budget).
+    pub fn hints_within(
+        &self,
+        pos: &Position,
+        level: Level,
+        time: Duration,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&Thinking),
+    ) -> Vec<Candidate> {
+        if pos.legal_moves().is_empty() {
+            return Vec::new();
+        }
+        let time = time.min(level_time(level, pos));
+        let engine = self.engine();
+        let started = Stopwatch::start(engine.clock().as_ref());
+        let mut candidates =
+            level_search(engine, pos, level, time, stop, progress, started, true).candidates;
+        let book = self.book_moves(pos);
+        if !book.is_empty() {
+            with_book_values(&mut candidates, &book);
+        }
+        candidates
+    }
+
+    /// [`Advisor::hints`] with each move's expected line.
+    ///
+    /// # Examples
+    /// ```
+    /// use std::sync::atomic::AtomicBool;
+    /// use reversi_core::{BoardSize, Position, Rules};
+    /// use reversi_engine::{ai::Advisor, levels::Level};
+    ///
+    /// let start = Position::start(BoardSize::SIX, Rules::Othello);
+    /// let advisor = Advisor::standard();
+    /// let lines = advisor.hint_lines(&start, Level::new(2).unwrap(), &AtomicBool::new(false), &mut |_| {});
+    /// assert_eq!(lines.len(), 4);
+    /// for h in &lines {
+    ///     assert_eq!(h.line.first(), Some(&h.candidate.mv));
+    /// }
+    /// ```
+    pub fn hint_lines(
+        &self,
+        pos: &Position,
+        level: Level,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&Thinking),
+    ) -> Vec<HintLine> {
+        self.hint_lines_within(pos, level, level_time(level, pos), stop, progress)
+    }
+
+    /// [`Advisor::hint_lines`] within `time` (at most the level's own budget).
+    pub fn hint_lines_within(
+        &self,
+        pos: &Position,
+        level: Level,
+        time: Duration,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&Thinking),
+    ) -> Vec<HintLine> {
+        self.hints_within(pos, level, time, stop, progress)
+            .into_iter()
+            .map(|candidate| {
+                let mut line = vec![candidate.mv];
+                let Ok(mut next) = pos.play(candidate.mv) else {
+                    return HintLine { candidate, line };
+                };
+                if candidate.kind == ScoreKind::Book {
+                    while let Some(reply) = self.book_moves(&next).first().map(|c| c.mv) {
+                        match next.play(reply) {
+                            Ok(p) if line.len() < MAX_LINE => {
+                                line.push(reply);
+                                next = p;
+                            }
+                            _ => break,
+                        }
+                    }
+                } else if let Ok((board, mask)) = Board::from_position(&next) {
+                    line.extend(self.engine().line(board, mask, MAX_LINE - 1));
+                }
+                HintLine { candidate, line }
+            })
+            .collect()
+    }
+
+    /// The book's moves of `pos` as candidates tagged [`ScoreKind::Book`], best first; empty
+    /// when the position is not in the book or there is none.
+    #[must_use]
+    pub fn book_moves(&self, pos: &Position) -> Vec<Candidate> {
+        self.book
+            .as_deref()
+            .and_then(|b| book_thinking(b, pos, 0, None, 0))
+            .map(|t| t.candidates)
+            .unwrap_or_default()
+    }
+}
+
+/// The time a level spends on a move of `pos`.
+fn level_time(level: Level, pos: &Position) -> Duration {
+    level
+        .spec()
+        .move_time(pos.empty_count().try_into().unwrap_or(60))
 }
 
 impl Computer {
-    /// A computer player; `seed` drives the random player and the levels' allowances.
+    /// A computer player consulting the shipped book, with an engine of its own made at its
+    /// first search ([`Advisor::computer`] makes one that shares an engine and a book);
+    /// `seed` drives the random player and the levels' allowances.
     #[must_use]
     pub fn new(ai: Ai, seed: u64) -> Computer {
         Computer {
@@ -201,20 +363,19 @@ impl Computer {
             rng: XorShift64::new(seed | 1),
             engine: None,
             time_limit: None,
-            book: BookUse::Process,
+            book: book::shipped(),
         }
     }
 
-    /// The same player consulting `book` in the opening (`None`: no book) instead of the
-    /// process's book.
+    /// The same player consulting `book` in the opening (`None`: no book).
     #[must_use]
     pub fn with_book(mut self, book: Option<Arc<Book>>) -> Computer {
-        self.book = BookUse::Own(book);
+        self.book = book;
         self
     }
 
-    /// The same player searching with `engine` instead of the process's shared one (as in a
-    /// match, where each side keeps its own table).
+    /// The same player searching with `engine` (as in a match, where each side keeps its own
+    /// table, or a program that shares one).
     #[must_use]
     pub fn with_engine(mut self, engine: Arc<Engine>) -> Computer {
         self.engine = Some(engine);
@@ -351,9 +512,9 @@ impl Computer {
             }
             Ai::Level(level) => {
                 let spec = level.spec();
-                if let Some(t) = self.book.get().and_then(|b| {
+                if let Some(t) = self.book.as_deref().and_then(|b| {
                     book_thinking(
-                        &b,
+                        b,
                         pos,
                         spec.book_margin,
                         spec.allowance,
@@ -371,7 +532,14 @@ impl Computer {
                 }
                 let own = spec.move_time(pos.empty_count().try_into().unwrap_or(60));
                 let time = self.time_limit.map_or(own, |t| t.min(own));
-                let engine = own_engine.as_deref().unwrap_or_else(|| shared_engine());
+                let engine = match own_engine.clone() {
+                    Some(engine) => engine,
+                    None => Arc::clone(
+                        self.engine
+                            .insert(Arc::new(Engine::new(HASH_MB, engine::default_threads()))),
+                    ),
+                };
+                let engine = engine.as_ref();
                 match spec.allowance {
                     None => level_search(engine, pos, level, time, stop, progress, started, false),
                     Some(allowance) => {
@@ -473,55 +641,6 @@ fn book_candidate(m: &book::BookMove) -> Candidate {
     }
 }
 
-/// Scores every legal move of `pos` at `level`, best first (empty when the game is over or
-/// the side to move must pass). Moves the process's opening book values carry the book's
-/// value, tagged [`ScoreKind::Book`].
-pub fn hints(
-    pos: &Position,
-    level: Level,
-    stop: &AtomicBool,
-    progress: &mut dyn FnMut(&Thinking),
-) -> Vec<Candidate> {
-    hints_with(
-        shared_engine(),
-        pos,
-        level,
-        level
-            .spec()
-            .move_time(pos.empty_count().try_into().unwrap_or(60)),
-        stop,
-        progress,
-    )
-}
-
-/// [`hints`] searched by `engine` within `time` (at most the level's own budget): a server
-/// gives each analysis its own engine, so that its results do not depend on what the shared
-/// table holds from earlier searches.
-pub fn hints_with(
-    engine: &Engine,
-    pos: &Position,
-    level: Level,
-    time: Duration,
-    stop: &AtomicBool,
-    progress: &mut dyn FnMut(&Thinking),
-) -> Vec<Candidate> {
-    if pos.legal_moves().is_empty() {
-        return Vec::new();
-    }
-    let time = time.min(
-        level
-            .spec()
-            .move_time(pos.empty_count().try_into().unwrap_or(60)),
-    );
-    let started = Stopwatch::start(engine.clock().as_ref());
-    let mut candidates =
-        level_search(engine, pos, level, time, stop, progress, started, true).candidates;
-    if let Some(t) = book::process_book().and_then(|b| book_thinking(&b, pos, 0, None, 0)) {
-        with_book_values(&mut candidates, &t.candidates);
-    }
-    candidates
-}
-
 /// A hint with the line of play expected after it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HintLine {
@@ -536,67 +655,6 @@ pub struct HintLine {
 /// The longest line a [`HintLine`] shows.
 const MAX_LINE: usize = 30;
 
-/// [`hints`] with each move's expected line.
-///
-/// # Examples
-/// ```
-/// use std::sync::atomic::AtomicBool;
-/// use reversi_core::{BoardSize, Position, Rules};
-/// use reversi_engine::{ai, levels::Level};
-///
-/// let start = Position::start(BoardSize::SIX, Rules::Othello);
-/// let lines = ai::hint_lines(&start, Level::new(2).unwrap(), &AtomicBool::new(false), &mut |_| {});
-/// assert_eq!(lines.len(), 4);
-/// for h in &lines {
-///     assert_eq!(h.line.first(), Some(&h.candidate.mv));
-/// }
-/// ```
-pub fn hint_lines(
-    pos: &Position,
-    level: Level,
-    stop: &AtomicBool,
-    progress: &mut dyn FnMut(&Thinking),
-) -> Vec<HintLine> {
-    let time = level
-        .spec()
-        .move_time(pos.empty_count().try_into().unwrap_or(60));
-    hint_lines_with(shared_engine(), pos, level, time, stop, progress)
-}
-
-/// [`hint_lines`] searched by `engine` within `time` (at most the level's own budget).
-pub fn hint_lines_with(
-    engine: &Engine,
-    pos: &Position,
-    level: Level,
-    time: Duration,
-    stop: &AtomicBool,
-    progress: &mut dyn FnMut(&Thinking),
-) -> Vec<HintLine> {
-    hints_with(engine, pos, level, time, stop, progress)
-        .into_iter()
-        .map(|candidate| {
-            let mut line = vec![candidate.mv];
-            let Ok(mut next) = pos.play(candidate.mv) else {
-                return HintLine { candidate, line };
-            };
-            if candidate.kind == ScoreKind::Book {
-                while let Some(reply) = book_moves(&next).first().map(|c| c.mv) {
-                    match next.play(reply) {
-                        Ok(p) if line.len() < MAX_LINE => {
-                            line.push(reply);
-                            next = p;
-                        }
-                        _ => break,
-                    }
-                }
-            } else if let Ok((board, mask)) = Board::from_position(&next) {
-                line.extend(engine.line(board, mask, MAX_LINE - 1));
-            }
-            HintLine { candidate, line }
-        })
-        .collect()
-}
-
 /// Replaces the scores of the moves the book values by the book's, best first again.
 pub(crate) fn with_book_values(candidates: &mut Vec<Candidate>, book: &[Candidate]) {
     for b in book {
@@ -606,16 +664,6 @@ pub(crate) fn with_book_values(candidates: &mut Vec<Candidate>, book: &[Candidat
         }
     }
     candidates.sort_by_key(|c| -c.score);
-}
-
-/// The opening book's moves of `pos` from the process's book, as candidates tagged
-/// [`ScoreKind::Book`], best first; empty when the position is not in the book.
-#[must_use]
-pub fn book_moves(pos: &Position) -> Vec<Candidate> {
-    book::process_book()
-        .and_then(|b| book_thinking(&b, pos, 0, None, 0))
-        .map(|t| t.candidates)
-        .unwrap_or_default()
 }
 
 /// A level's search within `time`: the bitboard engine on boards up to 8x8, the generic
@@ -842,7 +890,7 @@ mod tests {
         // On 4x4 every level from 8 up solves the whole game; hints are exact.
         let stop = AtomicBool::new(false);
         let pos = Position::start(BoardSize::FOUR, Rules::Othello);
-        let h = hints(&pos, Level::new(8).unwrap(), &stop, &mut |_| {});
+        let h = Advisor::standard().hints(&pos, Level::new(8).unwrap(), &stop, &mut |_| {});
         assert_eq!(h.len(), 4);
         assert!(h.iter().all(|c| c.kind == ScoreKind::Exact));
         // The four first moves are symmetric: one value.

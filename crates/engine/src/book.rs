@@ -29,7 +29,7 @@ mod key;
 pub mod text;
 
 use std::collections::HashMap;
-use std::sync::{Arc, OnceLock, RwLock};
+use std::sync::{Arc, OnceLock};
 
 pub use key::Key;
 pub(crate) use key::{image_square, inverse};
@@ -327,24 +327,13 @@ impl Book {
 /// docs/book.md.
 pub const SHIPPED: &[u8] = include_bytes!("../book/book.bin");
 
-/// The book levels and hints of this process use: the shipped one unless
-/// [`set_process_book`] chose another or none.
+/// The shipped book ([`SHIPPED`]), read once; `None` if it does not load (a damaged build: the
+/// tests check that it loads).
 #[must_use]
-pub fn process_book() -> Option<Arc<Book>> {
-    let lock = process_slot();
-    lock.read().map_or(None, |b| b.clone())
-}
-
-/// Chooses the book of [`process_book`] (`--book FILE`, or `None` for `--no-book`).
-pub fn set_process_book(book: Option<Arc<Book>>) {
-    if let Ok(mut slot) = process_slot().write() {
-        *slot = book;
-    }
-}
-
-fn process_slot() -> &'static RwLock<Option<Arc<Book>>> {
-    static SLOT: OnceLock<RwLock<Option<Arc<Book>>>> = OnceLock::new();
-    SLOT.get_or_init(|| RwLock::new(Book::from_bytes(SHIPPED).ok().map(Arc::new)))
+pub fn shipped() -> Option<Arc<Book>> {
+    static BOOK: OnceLock<Option<Arc<Book>>> = OnceLock::new();
+    BOOK.get_or_init(|| Book::from_bytes(SHIPPED).ok().map(Arc::new))
+        .clone()
 }
 
 #[cfg(test)]

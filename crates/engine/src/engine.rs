@@ -242,8 +242,8 @@ impl Engine {
         &self.clock
     }
 
-    /// Uses `eval` instead of the default: the trained pattern evaluation on 8x8 (the
-    /// hand-made one with `REVERSI_EVAL=hand`), the hand-made one on smaller boards.
+    /// Uses `eval` instead of the default: the trained pattern evaluation on 8x8, the
+    /// hand-made one on smaller boards.
     pub fn set_evaluator(&mut self, eval: Arc<dyn Evaluator>) {
         self.eval = Some(eval);
     }

@@ -68,7 +68,7 @@ pub(crate) static NEIGHBOURS: [u64; 64] = {
 #[must_use]
 pub(crate) fn flips(p: u64, o: u64, sq: u32) -> u64 {
     #[cfg(target_arch = "x86_64")]
-    if crate::cpu::simd() {
+    if crate::kernel::simd() {
         // SAFETY: `simd()` is true only when the CPU has AVX2 (`kernel::cpu_has_x86v3`).
         #[allow(unsafe_code)]
         let f = unsafe { avx2::flips(p, o, sq) };

@@ -57,7 +57,7 @@ pub(crate) mod avx2 {
     ///
     /// # Safety
     /// Callers not compiled with AVX2 enabled must check that the CPU has it
-    /// ([`crate::cpu::cpu_has_x86v3`]).
+    /// ([`crate::kernel::cpu_has_x86v3`]).
     #[inline]
     #[target_feature(enable = "avx2")]
     pub(crate) fn axpy(z: &mut Lanes, w: &Lanes, x: f32) {
@@ -91,7 +91,7 @@ mod tests {
 
     #[test]
     fn the_vector_steps_equal_the_portable_loops() {
-        if !crate::cpu::cpu_has_x86v3() {
+        if !crate::kernel::cpu_has_x86v3() {
             eprintln!("no AVX2 here: only the portable loops run");
             return;
         }

@@ -15,7 +15,7 @@
 //! code that runs everywhere, and AVX2/BMI2 code compiled into every x86-64 build. The hot
 //! search, the pattern evaluation and perft are compiled once per tier (portable, x86-64-v3,
 //! x86-64-v4 with AVX-512). [`kernel`] checks the CPU once at run time and everything uses the
-//! best tier it runs; `REVERSI_KERNEL=portable` (or `x86-64-v3`) holds a process lower. The
+//! best tier it runs; [`kernel::cap`] holds a process lower (the program's `REVERSI_KERNEL`). The
 //! build needs no `target-cpu` flag, and the tests run every kernel set this CPU has against
 //! each other and against `reversi-core` ([`kernel::available`]).
 //!
@@ -36,7 +36,6 @@ mod board;
 pub mod book;
 pub mod classic;
 pub mod clock;
-mod cpu;
 pub mod engine;
 pub mod eval;
 mod flip;

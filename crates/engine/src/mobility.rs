@@ -24,7 +24,7 @@ pub(crate) const fn neighbours(b: u64) -> u64 {
 #[must_use]
 pub(crate) fn moves(p: u64, o: u64) -> u64 {
     #[cfg(target_arch = "x86_64")]
-    if crate::cpu::simd() {
+    if crate::kernel::simd() {
         // SAFETY: `simd()` is true only when the CPU has AVX2 (`kernel::cpu_has_x86v3`).
         #[allow(unsafe_code)]
         let m = unsafe { avx2::moves(p, o) };

@@ -404,33 +404,12 @@ pub fn shipped_with_ordering() -> Result<Arc<WithOrdering<PatternEval, PatternEv
     .clone()
 }
 
-/// Which evaluation an engine without its own uses on 8x8.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum EvalChoice {
-    /// The shipped trained weights (the default).
-    Pattern,
-    /// The hand-made evaluation (`REVERSI_EVAL=hand`), for comparisons.
-    Hand,
-}
-
-/// The choice the environment makes: `REVERSI_EVAL=hand` selects the hand-made evaluation,
-/// anything else (or nothing) the trained patterns. Read once per process.
-#[must_use]
-pub(crate) fn eval_choice() -> EvalChoice {
-    static CHOICE: OnceLock<EvalChoice> = OnceLock::new();
-    *CHOICE.get_or_init(|| match std::env::var("REVERSI_EVAL") {
-        Ok(v) if v.eq_ignore_ascii_case("hand") => EvalChoice::Hand,
-        _ => EvalChoice::Pattern,
-    })
-}
-
 /// The evaluation for a board with playable squares `mask` when none is set: the trained
-/// patterns on 8x8, the exact solver ordering by the small shipped evaluation (unless
-/// `REVERSI_EVAL=hand` says otherwise, or the shipped weights fail to load), the hand-made
-/// evaluation on smaller boards.
+/// patterns on 8x8, the exact solver ordering by the small shipped evaluation (unless the
+/// shipped weights fail to load), the hand-made evaluation on smaller boards.
 #[must_use]
 pub fn default_evaluator(mask: u64) -> Arc<dyn Evaluator> {
-    if mask == u64::MAX && eval_choice() == EvalChoice::Pattern {
+    if mask == u64::MAX {
         if let Ok(e) = shipped_with_ordering() {
             return e;
         }

@@ -110,7 +110,7 @@ mod tests {
     use super::*;
     use reversi_core::{BoardSize, Rules};
 
-    /// Aart Bik's published counts from the 8x8 start (../shared/data/perft.txt, `bik`).
+    /// Aart Bik's published counts from the 8x8 start (data/reference/perft.txt, `bik`).
     pub const BIK: [u64; 13] = [
         4,
         12,

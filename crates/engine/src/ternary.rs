@@ -30,7 +30,7 @@ static B2T: [u16; 1024] = {
 #[inline(always)]
 pub(crate) fn ternary(p: u64, o: u64, mask: u64) -> usize {
     #[cfg(target_arch = "x86_64")]
-    if crate::cpu::simd() {
+    if crate::kernel::simd() {
         // SAFETY: `simd()` is true only when the CPU has BMI2 (`kernel::cpu_has_x86v3`).
         #[allow(unsafe_code)]
         let i = unsafe { bmi2::ternary(p, o, mask) };
@@ -64,7 +64,7 @@ pub(crate) fn ternary_portable(p: u64, o: u64, mask: u64) -> usize {
 #[inline(always)]
 pub(crate) fn binary(x: u64, mask: u64) -> usize {
     #[cfg(target_arch = "x86_64")]
-    if crate::cpu::simd() {
+    if crate::kernel::simd() {
         // SAFETY: `simd()` is true only when the CPU has BMI2 (`kernel::cpu_has_x86v3`).
         #[allow(unsafe_code)]
         let i = unsafe { bmi2::binary(x, mask) };

@@ -1,4 +1,4 @@
-//! The FFO endgame suite (../shared/data/obf): exact scores and best moves.
+//! The FFO endgame suite (data/reference/obf): exact scores and best moves.
 
 #![allow(clippy::unwrap_used)]
 

@@ -9,7 +9,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use reversi_core::{parse_transcript, BoardSize, Position, Rules};
-use reversi_engine::ai::{hints, Ai, Computer};
+use reversi_engine::ai::{Advisor, Ai, Computer};
 use reversi_engine::levels::Level;
 use reversi_formats::obf::parse_obf;
 use reversi_testkit::data_file;
@@ -75,7 +75,7 @@ fn hints_are_bounded_by_the_level_budget() {
     let pos = hard_positions()[2].clone();
     let level = Level::new(3).unwrap();
     let t = Instant::now();
-    let h = hints(&pos, level, &stop, &mut |_| {});
+    let h = Advisor::standard().hints(&pos, level, &stop, &mut |_| {});
     assert!(t.elapsed() < level.spec().time + SLACK);
     assert_eq!(h.len(), pos.legal_moves().len());
 }

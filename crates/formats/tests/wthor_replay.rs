@@ -1,4 +1,4 @@
-//! Every game of the WTHOR database (../shared/data/wthor) replays legally and, where it
+//! Every game of the WTHOR database (data/reference/wthor) replays legally and, where it
 //! reached its end, finishes on its recorded score.
 
 #![allow(clippy::unwrap_used)]
@@ -106,7 +106,7 @@ fn every_wthor_game_replays_and_ends_on_its_score() {
         }
     }
     assert_eq!(games, 131_737);
-    // ../shared/data/README.md speaks of 376 early stops; replaying move by move finds 413
+    // The federation's notes speak of 376 early stops; replaying move by move finds 413
     // unfinished games (all from 1981-2000), 31 of which still carry the score the board shows.
     assert_eq!(stopped_early, 413);
     assert!(cross_checked > 5000);

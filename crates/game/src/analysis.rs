@@ -6,7 +6,10 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use reversi_core::{Color, Game, Move, Position, Score};
-use reversi_engine::ai::{hints, hints_with};
+use std::sync::Arc;
+
+use reversi_engine::ai::Advisor;
+use reversi_engine::book::Book;
 use reversi_engine::engine::Engine;
 use reversi_engine::levels::Level;
 use reversi_engine::{Candidate, ScoreKind};
@@ -107,16 +110,17 @@ fn for_black(color: Color, score: i32) -> i32 {
     }
 }
 
-/// Analyses every move of `game` at `level`. `progress` hears (positions done, positions in
-/// all). Returns `None` when stopped.
+/// Analyses every move of `game` at `level` with `advisor`'s engine and book. `progress`
+/// hears (positions done, positions in all). Returns `None` when stopped.
 pub fn analyze(
+    advisor: &Advisor,
     game: &Game,
     level: Level,
     stop: &AtomicBool,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Option<Analysis> {
     analyze_by(game, level, stop, progress, &mut |pos| {
-        hints(pos, level, stop, &mut |_| {})
+        advisor.hints(pos, level, stop, &mut |_| {})
     })
 }
 
@@ -125,9 +129,10 @@ const OWN_HASH_MB: usize = 16;
 
 /// [`analyze`] with an engine of its own (a fresh table, one thread), so that analysing the
 /// same game at the same level gives the same result whatever was searched before, and with
-/// at most `time` in all (shared evenly by the positions, each within its level's budget).
-/// The server's analyses come from here.
+/// at most `time` in all (shared evenly by the positions, each within its level's budget),
+/// consulting `book`. The server's analyses come from here.
 pub fn analyze_alone(
+    book: Option<Arc<Book>>,
     game: &Game,
     level: Level,
     time: Duration,
@@ -135,7 +140,7 @@ pub fn analyze_alone(
     progress: &mut dyn FnMut(usize, usize),
 ) -> Option<Analysis> {
     analyze_on(
-        &Engine::new(OWN_HASH_MB, 1),
+        &Advisor::new(Arc::new(Engine::new(OWN_HASH_MB, 1)), book),
         game,
         level,
         time,
@@ -144,10 +149,10 @@ pub fn analyze_alone(
     )
 }
 
-/// [`analyze_alone`] searched by `engine` (whose clock times it): a platform without the
-/// system's clock hands in one of its own.
+/// [`analyze_alone`] searched by `advisor`'s engine (whose clock times it) and book: a
+/// platform without the system's clock hands in an engine of its own.
 pub fn analyze_on(
-    engine: &Engine,
+    advisor: &Advisor,
     game: &Game,
     level: Level,
     time: Duration,
@@ -159,7 +164,7 @@ pub fn analyze_on(
         .max(1);
     let each = time / positions;
     analyze_by(game, level, stop, progress, &mut |pos| {
-        hints_with(engine, pos, level, each, stop, &mut |_| {})
+        advisor.hints_within(pos, level, each, stop, &mut |_| {})
     })
 }
 
@@ -271,7 +276,14 @@ mod tests {
             g.play(mv).unwrap();
         }
         let level = Level::new(20).unwrap();
-        let a = analyze(&g, level, &AtomicBool::new(false), &mut |_, _| {}).unwrap();
+        let a = analyze(
+            &Advisor::standard(),
+            &g,
+            level,
+            &AtomicBool::new(false),
+            &mut |_, _| {},
+        )
+        .unwrap();
         assert_eq!(a.moves.len(), g.moves().len());
         assert_eq!(a.evals.len(), g.positions().len());
         assert_eq!(*a.evals.last().unwrap(), g.score().unwrap().margin());
@@ -295,9 +307,7 @@ mod tests {
 
     #[test]
     fn an_analysis_alone_does_not_depend_on_earlier_searches() {
-        // Searches only: another test turning the process's book off between the two
-        // analyses would change the opening positions' values.
-        reversi_engine::book::set_process_book(None);
+        // Searches only (no book), each analysis with a table of its own.
         let g = game(
             8,
             &[
@@ -307,12 +317,13 @@ mod tests {
         let level = Level::new(8).unwrap();
         let stop = AtomicBool::new(false);
         let time = Duration::from_secs(600);
-        let first = analyze_alone(&g, level, time, &stop, &mut |_, _| {}).unwrap();
-        // Deeper searches of other positions fill the shared table in between.
+        let first = analyze_alone(None, &g, level, time, &stop, &mut |_, _| {}).unwrap();
+        // Deeper searches of other positions in between, by another engine.
+        let other = Advisor::standard().with_book(None);
         for pos in g.positions().iter().skip(3) {
-            hints(pos, Level::new(12).unwrap(), &stop, &mut |_| {});
+            other.hints(pos, Level::new(12).unwrap(), &stop, &mut |_| {});
         }
-        let again = analyze_alone(&g, level, time, &stop, &mut |_, _| {}).unwrap();
+        let again = analyze_alone(None, &g, level, time, &stop, &mut |_, _| {}).unwrap();
         assert_eq!(first.evals, again.evals);
         let losses = |a: &Analysis| a.moves.iter().map(|m| m.loss).collect::<Vec<_>>();
         assert_eq!(losses(&first), losses(&again));
@@ -322,6 +333,13 @@ mod tests {
     fn a_stopped_analysis_returns_nothing() {
         let g = game(8, &["f5", "d6"]);
         let level = Level::new(1).unwrap();
-        assert!(analyze(&g, level, &AtomicBool::new(true), &mut |_, _| {}).is_none());
+        assert!(analyze(
+            &Advisor::standard(),
+            &g,
+            level,
+            &AtomicBool::new(true),
+            &mut |_, _| {}
+        )
+        .is_none());
     }
 }

@@ -5,7 +5,7 @@
 use std::sync::atomic::AtomicBool;
 
 use reversi_core::{Color, Move, Position};
-use reversi_engine::ai::{book_moves, hints};
+use reversi_engine::ai::Advisor;
 use reversi_engine::levels::Level;
 use reversi_engine::Candidate;
 use reversi_record::{Archive, ExplorerMove, StoreError};
@@ -57,12 +57,13 @@ impl Explored {
 }
 
 /// The moves played from `pos` in the stored games, most played first, valued as `valuation`
-/// says; a side to move without a move passes first.
+/// says (by `advisor`'s book and engine); a side to move without a move passes first.
 ///
 /// # Errors
 /// When the store fails.
 pub fn explore(
     store: &dyn Archive,
+    advisor: &Advisor,
     pos: &Position,
     valuation: Valuation,
 ) -> Result<Explored, StoreError> {
@@ -75,14 +76,14 @@ pub fn explore(
         Valuation::None => Valuation::None,
         Valuation::Book | Valuation::BookOrSearch(_) => Valuation::Book,
     };
-    let lines = explore_moves(store, &position, book)?;
+    let lines = explore_moves(store, advisor, &position, book)?;
     let mut explored = Explored {
         position,
         passed,
         lines,
     };
     if let Valuation::BookOrSearch(level) = valuation {
-        search_values(&mut explored, level, &AtomicBool::new(false));
+        search_values(&mut explored, advisor, level, &AtomicBool::new(false));
     }
     Ok(explored)
 }
@@ -90,11 +91,11 @@ pub fn explore(
 /// Values the moves the book left without a value by a search at `level` (which scores every
 /// legal move; the book's values are kept), until `stop` is raised. Apart from [`explore`]
 /// for a server that runs searches elsewhere than where it reads the database.
-pub fn search_values(explored: &mut Explored, level: Level, stop: &AtomicBool) {
+pub fn search_values(explored: &mut Explored, advisor: &Advisor, level: Level, stop: &AtomicBool) {
     if explored.lines.iter().all(|l| l.value.is_some()) {
         return;
     }
-    let searched = hints(&explored.position, level, stop, &mut |_| {});
+    let searched = advisor.hints(&explored.position, level, stop, &mut |_| {});
     for line in explored.lines.iter_mut().filter(|l| l.value.is_none()) {
         line.value = searched
             .iter()
@@ -105,6 +106,7 @@ pub fn search_values(explored: &mut Explored, level: Level, stop: &AtomicBool) {
 
 fn explore_moves(
     store: &dyn Archive,
+    advisor: &Advisor,
     pos: &Position,
     valuation: Valuation,
 ) -> Result<Vec<ExplorerLine>, StoreError> {
@@ -112,7 +114,7 @@ fn explore_moves(
     let values = match valuation {
         _ if played.is_empty() => Vec::new(),
         Valuation::None => Vec::new(),
-        Valuation::Book | Valuation::BookOrSearch(_) => book_moves(pos),
+        Valuation::Book | Valuation::BookOrSearch(_) => advisor.book_moves(pos),
     };
     Ok(played
         .into_iter()

@@ -17,21 +17,16 @@ use crate::settings::Settings;
 /// The name the history gives the program's computer players.
 pub const COMPUTER_NAME: &str = "reversi";
 
-/// The person's name in the history: the login name, or `human`.
-fn human_name() -> String {
-    std::env::var("USER")
-        .or_else(|_| std::env::var("USERNAME"))
-        .ok()
-        .filter(|n| !n.trim().is_empty())
-        .unwrap_or_else(|| "human".to_string())
-}
+/// The name a person gets in the history when the program knows none.
+pub const PERSON_NAME: &str = "human";
 
-/// A side's player as the history records it: a person by login name, or the computer
-/// `reversi` with its level as `--black`/`--white` name it after `ai:` (`hard`, `greedy`).
+/// A side's player as the history records it: a person as `person` (the program passes the
+/// login name), or the computer `reversi` with its level as `--black`/`--white` name it after
+/// `ai:` (`hard`, `greedy`).
 #[must_use]
-pub fn stored_player(player: Player) -> reversi_record::Player {
+pub fn stored_player(player: Player, person: &str) -> reversi_record::Player {
     match player {
-        Player::Human => reversi_record::Player::human(&human_name()),
+        Player::Human => reversi_record::Player::human(person),
         Player::Computer(ai) => reversi_record::Player::computer(COMPUTER_NAME, &ai.to_string()),
     }
 }

@@ -1,6 +1,6 @@
 //! The game being played and the games kept, for every front end: a [`Session`] (settings,
 //! players, undo/redo, the computer's turns, saving move by move through a [`GameLog`]), the
-//! stored games read through an [`Archive`](reversi_store::Archive) (resuming one, the
+//! stored games read through an [`Archive`](reversi_record::Archive) (resuming one, the
 //! opening explorer; SQLite's `reversi-store` is one archive), a stored game's [`Replay`] with its
 //! variations, game [`analysis`], a game people share from several places ([`Table`]: seats,
 //! join codes, take-backs), and the conversion between stored games and the file formats
@@ -30,7 +30,7 @@ pub use clock::{clock_text, time_left, ClockView};
 pub use explorer::{explore, search_values, Explored, ExplorerLine, Valuation, EXPLORER_LEVEL};
 pub use history::{
     resume, resume_as, stored_player, stored_records, stored_settings, ResumeError, COMPUTER_NAME,
-    RESUME_WRITER,
+    PERSON_NAME, RESUME_WRITER,
 };
 pub use log::{GameLog, LogError, LogHandle, LogId, LoggedMove};
 pub use player::{levels_help, ParsePlayerError, Player};

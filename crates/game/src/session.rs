@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use reversi_core::{Color, Game, IllegalMove, Move, Position, Score, Square};
-use reversi_engine::ai::{Computer, Decision};
+use reversi_engine::ai::{Advisor, Computer, Decision};
 use reversi_engine::clock::{SharedClock, SystemClock};
 use reversi_engine::engine::Engine;
 use reversi_engine::time::TimeControl as Budget;
@@ -93,36 +93,46 @@ impl ComputerTurn {
     }
 }
 
-/// What a session reads time on and where its computer players search: the system's clock
-/// and the process's shared engine by default; a platform without them (the browser) hands
-/// in its own.
+/// What a session reads time on, and what its computer players search with and consult (an
+/// engine and a book): the program makes one and hands it to its sessions, so that they share
+/// one engine's table; a platform without the system's clock (the browser) hands in its own.
 #[derive(Clone)]
 pub struct Context {
     /// The clock that times the moves and runs the game clocks.
     pub clock: SharedClock,
-    /// The engine the computer players search with (`None`: the process's shared engine).
-    pub engine: Option<Arc<Engine>>,
+    /// The engine and the book of the computer players.
+    pub advisor: Advisor,
 }
 
 impl Context {
-    /// The system's clock and the process's shared engine.
+    /// The system's clock, and an engine of the session's own ([`Advisor::standard`], made
+    /// at its first search) with the shipped book.
     ///
     /// # Panics
     /// Where the platform has no clock (`wasm32-unknown-unknown`).
     #[must_use]
     pub fn system() -> Context {
+        Context::with(Advisor::standard())
+    }
+
+    /// The system's clock and `advisor`.
+    ///
+    /// # Panics
+    /// Where the platform has no clock (`wasm32-unknown-unknown`).
+    #[must_use]
+    pub fn with(advisor: Advisor) -> Context {
         Context {
             clock: SystemClock::shared(),
-            engine: None,
+            advisor,
         }
     }
 
-    /// `engine`, and the clock it searches by.
+    /// `engine` with the shipped book, and the clock the engine searches by.
     #[must_use]
     pub fn on(engine: Arc<Engine>) -> Context {
         Context {
             clock: engine.clock().clone(),
-            engine: Some(engine),
+            advisor: Advisor::new(engine, reversi_engine::book::shipped()),
         }
     }
 
@@ -135,7 +145,7 @@ impl fmt::Debug for Context {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Context")
             .field("clock", &self.clock)
-            .field("own_engine", &self.engine.is_some())
+            .field("advisor", &self.advisor)
             .finish()
     }
 }
@@ -493,10 +503,7 @@ impl Session {
             .seed
             .wrapping_mul(0x9e37_79b9_7f4a_7c15)
             .wrapping_add(ply as u64 + 1);
-        let mut computer = Computer::new(ai, seed);
-        if let Some(engine) = &self.context.engine {
-            computer = computer.with_engine(Arc::clone(engine));
-        }
+        let mut computer = self.context.advisor.computer(ai, seed);
         computer.set_time_limit(self.clock_budget());
         Some(ComputerTurn {
             color: pos.turn(),

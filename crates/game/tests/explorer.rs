@@ -3,7 +3,7 @@
 #![allow(clippy::unwrap_used)]
 
 use reversi_core::{parse_transcript, BoardSize, Move, Position, Rules, Score};
-use reversi_engine::ai::book_moves;
+use reversi_engine::ai::Advisor;
 use reversi_engine::levels::Level;
 use reversi_engine::ScoreKind;
 use reversi_game::{explore, Valuation, EXPLORER_LEVEL};
@@ -30,15 +30,21 @@ fn moves_get_the_books_value_or_a_searchs() {
     }
     let after_f5 = parse_transcript("f5", start).expect("a legal move");
     let level = Level::new(EXPLORER_LEVEL).expect("a level");
-    let lines = explore(&store, after_f5.current(), Valuation::BookOrSearch(level))
-        .expect("an answer")
-        .lines;
+    let advisor = Advisor::standard();
+    let lines = explore(
+        &store,
+        &advisor,
+        after_f5.current(),
+        Valuation::BookOrSearch(level),
+    )
+    .expect("an answer")
+    .lines;
     assert_eq!(lines.len(), 2);
     for line in &lines {
         let value = line.value.as_ref().expect("a value for every move played");
         assert_eq!(value.mv, Move::Play(line.played.square));
         // The shipped book has both replies to f5; without it a search values them.
-        if book_moves(after_f5.current()).is_empty() {
+        if advisor.book_moves(after_f5.current()).is_empty() {
             assert!(matches!(
                 value.kind,
                 ScoreKind::Depth { .. } | ScoreKind::Exact
@@ -47,7 +53,7 @@ fn moves_get_the_books_value_or_a_searchs() {
             assert_eq!(value.kind, ScoreKind::Book);
         }
     }
-    let bare = explore(&store, after_f5.current(), Valuation::None).expect("an answer");
+    let bare = explore(&store, &advisor, after_f5.current(), Valuation::None).expect("an answer");
     assert_eq!(bare.games(), 2);
     assert!(bare.lines.iter().all(|l| l.value.is_none()));
 }

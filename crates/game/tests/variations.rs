@@ -125,7 +125,10 @@ fn a_variation_can_go_on_past_the_end_and_the_computer_plays_in_it() {
     let (mut store, mut r) = replay_of_game();
     r.jump(usize::MAX);
     // The game is unfinished: a move after its last one is a variation of it.
-    let turn = r.computer_turn("greedy".parse().unwrap(), 1).unwrap();
+    let advisor = reversi_engine::ai::Advisor::standard();
+    let turn = r
+        .computer_turn(&advisor, "greedy".parse().unwrap(), 1)
+        .unwrap();
     assert_eq!(turn.ply, 5);
     let mv = turn
         .run(&std::sync::atomic::AtomicBool::new(false), &mut |_| {})

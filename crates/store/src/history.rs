@@ -172,10 +172,10 @@ impl History {
     }
 
     /// Game `id`, in progress, as a session with the same players that adds its moves to the
-    /// same record through `log` (see [`resume`]).
+    /// same record through `log` (see [`reversi_game::resume`]).
     ///
     /// # Errors
-    /// As [`resume`].
+    /// As [`reversi_game::resume`].
     pub fn resume(
         &mut self,
         id: GameId,

@@ -7,8 +7,8 @@
 //! played in a replay that leave its moves, or each other, at some move) are kept beside it.
 //! Imports add many games in one transaction and skip the ones already stored.
 //!
-//! The database is `$XDG_DATA_HOME/reversi/games.sqlite3` by default ([`default_path`]); a
-//! file that is not ours is refused, never overwritten.
+//! The program chooses where the database lives (`$XDG_DATA_HOME/reversi/games.sqlite3` by
+//! default); a file that is not ours is refused, never overwritten.
 
 #![warn(missing_docs)]
 
@@ -18,7 +18,6 @@ mod explorer;
 mod history;
 mod holders;
 mod import;
-mod paths;
 mod schema;
 mod store;
 mod store_log;
@@ -27,7 +26,6 @@ mod variations;
 pub use clock::now_utc;
 pub use explorer::{ExplorerSize, EXPLORER_MAX_DISCS};
 pub use history::History;
-pub use paths::default_path;
 pub use reversi_record::{
     format_utc, Archive, ExplorerMove, GameFilter, GameId, GameInfo, ImportGame, ImportReport,
     MoveRecord, NewGame, ParseGameIdError, ParseStatusError, Player, PlayerKind, Status,

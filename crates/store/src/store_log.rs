@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use reversi_core::{Color, Position, Score};
-use reversi_game::{stored_player, GameLog, LogError, LogHandle, LogId, LoggedMove, Settings};
+use reversi_game::{
+    stored_player, GameLog, LogError, LogHandle, LogId, LoggedMove, Settings, PERSON_NAME,
+};
 
 use crate::{GameId, MoveRecord, NewGame, Store, StoreError};
 
@@ -58,6 +60,8 @@ pub struct StoreLog {
     /// How new records describe the game and its players; by default from the session's
     /// settings ([`stored_player`]).
     template: Option<NewGame>,
+    /// The name people playing get in new records.
+    person: String,
 }
 
 impl StoreLog {
@@ -91,6 +95,7 @@ impl StoreLog {
             db,
             premade: None,
             template: None,
+            person: PERSON_NAME.to_string(),
         }
     }
 
@@ -106,10 +111,26 @@ impl StoreLog {
         }
     }
 
+    /// This log naming the people who play `person` in the games it records (the login
+    /// name, say; `human` otherwise).
+    #[must_use]
+    pub fn with_person(self, person: &str) -> StoreLog {
+        StoreLog {
+            person: person.to_string(),
+            ..self
+        }
+    }
+
     /// A shared handle on the log of the database at `path`.
     #[must_use]
     pub fn handle(path: &Path) -> LogHandle {
-        LogHandle::new(Arc::new(Mutex::new(StoreLog::at(path))))
+        StoreLog::at(path).into_handle()
+    }
+
+    /// A shared handle on this log.
+    #[must_use]
+    pub fn into_handle(self) -> LogHandle {
+        LogHandle::new(Arc::new(Mutex::new(self)))
     }
 
     /// The database, when this log owns it and has opened it.
@@ -154,8 +175,8 @@ impl GameLog for StoreLog {
             NewGame::standard(
                 settings.size,
                 settings.rules,
-                stored_player(settings.black),
-                stored_player(settings.white),
+                stored_player(settings.black, &self.person),
+                stored_player(settings.white, &self.person),
             )
         });
         // The start is kept only when it is not the standard one.

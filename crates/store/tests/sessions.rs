@@ -7,9 +7,10 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 
 use reversi_core::{BoardSize, Color, Position, Rules, Score};
-use reversi_engine::ai::Ai;
+use reversi_engine::ai::{Advisor, Ai};
 use reversi_game::{
-    resume, GameLog, LogError, LogHandle, LogId, LoggedMove, Player, ResumeError, Session, Settings,
+    resume, Context, GameLog, LogError, LogHandle, LogId, LoggedMove, Player, ResumeError, Session,
+    Settings,
 };
 use reversi_store::{GameFilter, GameId, PlayerKind, Status, Store, StoreLog, StoredGame};
 
@@ -74,11 +75,12 @@ fn play(s: &mut Session, square: &str) {
 #[test]
 fn a_game_is_recorded_from_its_first_move_with_times_and_evaluations() {
     // Searched moves, not book moves: the evaluation checked below is a search's.
-    reversi_engine::book::set_process_book(None);
     let log = memory_log();
-    let mut s = Session::with_log(
+    let mut s = Session::in_context(
         settings(8, "human", "ai:3"),
+        Position::start(BoardSize::EIGHT, Rules::Othello),
         Some(LogHandle::new(log.clone())),
+        Context::with(Advisor::standard().with_book(None)),
     );
     assert_eq!(s.log_id(), None);
     assert_eq!(count(&log), 0, "no record before the first move");

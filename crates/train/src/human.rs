@@ -299,6 +299,7 @@ pub fn run(
             |(), &(i, opening)| {
                 let game = self_play(level, opening, opts.seed ^ (i as u64 + 1), stop)?;
                 analyze_alone(
+                    reversi_engine::book::shipped(),
                     &game,
                     opts.analysis_level,
                     ANALYSIS_TIME,
@@ -518,6 +519,7 @@ fn measure_people(
         || (),
         |(), (game, _)| {
             analyze_alone(
+                reversi_engine::book::shipped(),
                 game,
                 opts.analysis_level,
                 ANALYSIS_TIME,

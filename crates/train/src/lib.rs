@@ -24,8 +24,8 @@
 //! use reversi_train::data::{label_game, Labelling};
 //! use reversi_train::{decode_file, encode, Kind};
 //!
-//! # let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/wthor/WTH_1990.wtb");
-//! # let Ok(bytes) = std::fs::read(&path) else { return };
+//! # let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/reference/wthor/WTH_1990.wtb");
+//! # let bytes = std::fs::read(&path).unwrap();
 //! let db = parse_wtb(&bytes).unwrap();
 //! let how = Labelling { exact_empties: 10, also_exact: vec![], also_every: 1, hash_mb: 1 };
 //! let records = label_game(&db.games[0], 0, &how, &Engine::new(1, 1)).unwrap();

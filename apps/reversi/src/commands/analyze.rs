@@ -10,7 +10,7 @@ use std::sync::atomic::AtomicBool;
 use anyhow::{bail, Context};
 use clap::Args;
 use reversi_core::{BoardSize, Color, Move, Position, Rules, Score};
-use reversi_engine::ai::{hint_lines, HintLine};
+use reversi_engine::ai::HintLine;
 use reversi_engine::levels::Level;
 use reversi_engine::ScoreKind;
 use reversi_formats::position::{board_string, parse_position};
@@ -73,7 +73,7 @@ pub fn run(args: AnalyzeArgs) -> anyhow::Result<ExitCode> {
         position = position.with_turn(position.turn().opposite());
     }
     let stop = AtomicBool::new(false);
-    let lines = hint_lines(&position, level, &stop, &mut |_| {});
+    let lines = crate::advisor::get().hint_lines(&position, level, &stop, &mut |_| {});
     if let Some(path) = &args.svg {
         let last = match passed {
             Some(color) => Some((color, Move::Pass)),

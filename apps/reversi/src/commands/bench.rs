@@ -29,8 +29,7 @@ pub enum BenchCommand {
         /// Board size; 8x8 takes XOT openings, other sizes a fixed random walk from the start.
         #[arg(long, default_value = "8")]
         size: BoardSize,
-        /// XOT openings file for 8x8 [default: $REVERSI_DATA/xot-large.txt, or
-        /// ../shared/data/xot-large.txt]
+        /// XOT openings file for 8x8 [default: the reference data's xot-large.txt]
         #[arg(long)]
         openings: Option<PathBuf>,
     },

@@ -14,7 +14,7 @@ use anyhow::{bail, Context};
 use clap::{Args, Subcommand, ValueEnum};
 use reversi_engine::book::build::{self, Progress, SearchOptions, Shard};
 use reversi_engine::book::edax::{EdaxBook, EdaxDate};
-use reversi_engine::book::{self, Book};
+use reversi_engine::book::Book;
 use reversi_engine::Sq;
 use reversi_formats::wthor;
 
@@ -58,7 +58,7 @@ pub enum BookCommand {
         /// The book file to write (and resume).
         #[arg(long)]
         out: PathBuf,
-        /// Folder of WTH_YYYY.wtb files [default: the shared data's wthor/]
+        /// Folder of WTH_YYYY.wtb files [default: the reference data's wthor/]
         #[arg(long)]
         wthor: Option<PathBuf>,
         /// Positions reached by at least this many games.
@@ -231,7 +231,7 @@ pub fn save(book: &Book, path: &Path) -> anyhow::Result<()> {
 fn chosen(file: Option<&Path>) -> anyhow::Result<Arc<Book>> {
     match file {
         Some(path) => Ok(Arc::new(load(path)?)),
-        None => book::process_book().context("no book: --no-book was given"),
+        None => crate::advisor::book().context("no book: --no-book was given"),
     }
 }
 

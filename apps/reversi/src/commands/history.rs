@@ -206,7 +206,9 @@ pub fn run(args: HistoryArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn resume(path: &Path, id: GameId, plain: bool) -> anyhow::Result<ExitCode> {
-    let log = StoreLog::handle(path);
+    let log = StoreLog::at(path)
+        .with_person(&crate::data::login_name())
+        .into_handle();
     let session = reversi_game::resume(&require(path)?, id, clock_seed(), Some(log.clone()))?;
     let history = tui::History {
         db: Some(path.to_path_buf()),

@@ -26,8 +26,8 @@ pub struct MatchArgs {
     /// The second engine.
     #[arg(long = "b", value_name = "ENGINE")]
     pub b: String,
-    /// XOT openings file, one transcript a line, used in order [default:
-    /// $REVERSI_DATA/xot-large.txt, or ../shared/data/xot-large.txt]
+    /// XOT openings file, one transcript a line, used in order [default: the reference
+    /// data's xot-large.txt]
     #[arg(long, conflicts_with = "from_start")]
     pub openings: Option<PathBuf>,
     /// Play every game from the standard start instead of XOT openings (the players' book

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::Args;
-use reversi_engine::book::{self, Book};
+use reversi_engine::book::Book;
 use reversi_engine::engine::{default_threads, Engine};
 use reversi_protocol::nboard::{serve, Session};
 
@@ -33,7 +33,7 @@ pub fn run(args: &NboardArgs) -> anyhow::Result<ExitCode> {
             let book = if path.exists() {
                 Some(Arc::new(crate::commands::book::load(path)?))
             } else {
-                book::process_book()
+                crate::advisor::book()
             };
             let path = path.clone();
             session = session
@@ -42,7 +42,7 @@ pub fn run(args: &NboardArgs) -> anyhow::Result<ExitCode> {
                     crate::commands::book::save(b, &path).map_err(|e| format!("{e:#}"))
                 }));
         }
-        None => session = session.with_book(book::process_book()),
+        None => session = session.with_book(crate::advisor::book()),
     }
     let mut out = std::io::stdout().lock();
     serve(&mut session, BufReader::new(std::io::stdin()), &mut out)?;

@@ -72,7 +72,8 @@ pub fn run(args: PlayArgs, menu_db: Option<PathBuf>) -> anyhow::Result<ExitCode>
         None => Position::start(args.size, args.rules),
     };
     let history = history(args.db.or(menu_db), args.no_save);
-    let session = Session::from_position(settings, start, history.log.clone());
+    let context = reversi_game::Context::with(crate::advisor::get().clone());
+    let session = Session::in_context(settings, start, history.log.clone(), context);
     play_session(session, args.plain, history)
 }
 

@@ -97,6 +97,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     let store = Store::open(&path)?;
     let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
     let mut config = Config::for_cores(cores);
+    config.book = crate::advisor::book();
     if let Some(n) = args.searches {
         config.pool.slots = n;
     }

@@ -91,7 +91,11 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
             };
             engine.set_evaluator(Arc::new(WithOrdering { eval, order }));
         }
-        (None, None) => {}
+        (None, None) => {
+            if let Some(hand) = crate::advisor::evaluation_from_env() {
+                engine.set_evaluator(hand);
+            }
+        }
     }
     match (&args.file, args.size, &args.store) {
         (None, Some(size), Some(out)) => {

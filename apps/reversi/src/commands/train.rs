@@ -70,7 +70,7 @@ pub enum TrainCommand {
 
 #[derive(Debug, Args)]
 pub struct DataArgs {
-    /// Folder of WTH_YYYY.wtb files [default: the shared data's wthor/]
+    /// Folder of WTH_YYYY.wtb files [default: the reference data's wthor/]
     #[arg(long)]
     pub wthor: Option<PathBuf>,
     /// Folder to write the data files to.
@@ -230,7 +230,7 @@ pub struct SelfplayArgs {
     /// Weights of the playing engine [default: the shipped weights].
     #[arg(long)]
     pub weights: Option<PathBuf>,
-    /// XOT openings [default: the shared data's xot-large.txt]
+    /// XOT openings [default: the reference data's xot-large.txt]
     #[arg(long)]
     pub openings: Option<PathBuf>,
     /// Play only shard K of N (the games numbered K modulo N) into
@@ -318,7 +318,7 @@ pub struct DuelArgs {
     /// Games; each opening is played twice, colours swapped.
     #[arg(long, default_value_t = 200)]
     pub games: usize,
-    /// XOT openings [default: the shared data's xot-large.txt]
+    /// XOT openings [default: the reference data's xot-large.txt]
     #[arg(long)]
     pub openings: Option<PathBuf>,
     /// Weights of the pattern side [default: the shipped weights].
@@ -334,7 +334,7 @@ pub struct DuelArgs {
 
 #[derive(Debug, Args)]
 pub struct ProbcutArgs {
-    /// WTHOR file to take positions from [default: the shared data's WTH_2023.wtb]
+    /// WTHOR file to take positions from [default: the reference data's WTH_2023.wtb]
     #[arg(long)]
     pub wthor: Option<PathBuf>,
     /// Positions per number of empty squares.
@@ -352,10 +352,10 @@ pub struct ProbcutArgs {
 
 #[derive(Debug, Args)]
 pub struct HumanScaleArgs {
-    /// The WTHOR folder [default: the shared data's wthor/].
+    /// The WTHOR folder [default: the reference data's wthor/].
     #[arg(long)]
     pub wthor: Option<PathBuf>,
-    /// The XOT openings the levels play from [default: the shared data's xot-large.txt].
+    /// The XOT openings the levels play from [default: the reference data's xot-large.txt].
     #[arg(long)]
     pub openings: Option<PathBuf>,
     /// The level every game is analysed at (`history analyze` rates games analysed at it).

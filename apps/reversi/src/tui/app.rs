@@ -19,7 +19,8 @@ use super::replay::{ReplayAction, ReplayScreen};
 use super::setup::{Setup, SetupAction};
 use super::theme::Theme;
 use super::worker::Workers;
-use reversi_game::{LogHandle, Replay, Session, Settings};
+use reversi_core::Position;
+use reversi_game::{Context, LogHandle, Replay, Session, Settings};
 
 /// Where the UI opens.
 #[derive(Debug, Clone)]
@@ -108,17 +109,24 @@ impl App {
     }
 
     fn start_game(&mut self, settings: Settings) {
-        self.play(Session::with_log(settings, self.history.log.clone()));
+        let start = Position::start(settings.size, settings.rules);
+        self.play(Session::in_context(
+            settings,
+            start,
+            self.history.log.clone(),
+            Context::with(crate::advisor::get().clone()),
+        ));
     }
 
     /// A new game from `start`, or from the standard start of `settings` without one.
     fn start_from(&mut self, settings: Settings, start: Option<reversi_core::Position>) {
         match start {
             Some(start) => {
-                self.play(Session::from_position(
+                self.play(Session::in_context(
                     settings,
                     start,
                     self.history.log.clone(),
+                    Context::with(crate::advisor::get().clone()),
                 ));
             }
             None => self.start_game(settings),

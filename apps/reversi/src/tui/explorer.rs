@@ -71,7 +71,7 @@ impl ExplorerPanel {
             self.store = Some(Store::open(path).map_err(|e| e.to_string())?);
         }
         let store = self.store.as_ref().ok_or("No game database.")?;
-        explore(store, pos, Valuation::Book).map_err(|e| e.to_string())
+        explore(store, crate::advisor::get(), pos, Valuation::Book).map_err(|e| e.to_string())
     }
 
     /// Splits a screen's side panel: the screen's own part above, the explorer's below when

@@ -231,7 +231,7 @@ impl ReplayScreen {
         let seed = (r.info.id.0 as u64)
             .wrapping_mul(64)
             .wrapping_add(r.ply() as u64);
-        match r.computer_turn(ai, seed) {
+        match r.computer_turn(crate::advisor::get(), ai, seed) {
             Some(turn) => {
                 let (shown, ply) = (r.shown(), r.ply());
                 self.computer = Some((workers.think(turn), shown, ply));

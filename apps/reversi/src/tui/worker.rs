@@ -9,7 +9,7 @@ use std::thread;
 use std::time::Duration;
 
 use reversi_core::{Game, Position};
-use reversi_engine::ai::{self, Decision};
+use reversi_engine::ai::Decision;
 use reversi_engine::levels::Level;
 use reversi_engine::{Candidate, Thinking};
 
@@ -125,12 +125,13 @@ impl Workers {
         let id = job.id;
         thread::spawn(move || {
             let progress_tx = tx.clone();
-            let hints = ai::hints(&position, level, &stop, &mut |t: &Thinking| {
-                let _ = progress_tx.send(Report::HintProgress {
-                    job: id,
-                    thinking: t.clone(),
+            let hints =
+                crate::advisor::get().hints(&position, level, &stop, &mut |t: &Thinking| {
+                    let _ = progress_tx.send(Report::HintProgress {
+                        job: id,
+                        thinking: t.clone(),
+                    });
                 });
-            });
             let _ = tx.send(Report::Hints { job: id, hints });
         });
         job
@@ -145,6 +146,7 @@ impl Workers {
             let progress_tx = tx.clone();
             let each_within_its_level = Duration::MAX;
             let analysis = analysis::analyze_alone(
+                crate::advisor::book(),
                 &game,
                 level,
                 each_within_its_level,

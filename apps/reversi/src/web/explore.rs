@@ -67,15 +67,16 @@ async fn explore_position(
     };
     // The database answers at once; a search for the moves the book lacks waits for a slot
     // of the search pool, as hints do.
-    let mut explored = explore(&*app.store(), &position, Valuation::Book)?;
+    let mut explored = explore(&*app.store(), app.advisor(), &position, Valuation::Book)?;
     if let Some(level) = level {
         if explored.lines.iter().any(|l| l.value.is_none()) {
             let ticket = app.backend().pool().admit(&client.0)?;
             // Dropped with the request: a client that goes away stops the search.
             let stop = StopOnDrop(Arc::new(AtomicBool::new(false)));
             let cap = level.spec().time + app.backend().search_cap;
+            let advisor = app.advisor().clone();
             explored = Backend::run(ticket, &stop, cap, move |flag| {
-                search_values(&mut explored, level, flag);
+                search_values(&mut explored, &advisor, level, flag);
                 explored
             })
             .await?;

@@ -12,7 +12,6 @@ use axum::response::IntoResponse;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use futures_util::stream::{self, Stream, StreamExt};
-use reversi_engine::ai::hints;
 use reversi_store::GameId;
 use serde::{Deserialize, Serialize};
 use tokio::sync::broadcast::error::RecvError;
@@ -81,7 +80,7 @@ async fn create(
     };
     let log = StoreLog::shared(app.backend().shared_store()).with_record(id, record);
     let log = Some(LogHandle::new(Arc::new(Mutex::new(log))));
-    let session = Session::from_position(settings, start, log);
+    let session = Session::in_context(settings, start, log, app.context());
     let game = LiveGame::new(id, session, seats);
     app.games().insert(id, Arc::clone(&game));
     game.begin(app.backend())?;
@@ -221,13 +220,10 @@ async fn hint(
     let stop = StopOnDrop(Arc::new(AtomicBool::new(false)));
     let scored = app
         .backend()
-        .request(
-            Some(game.id),
-            ticket,
-            &stop,
-            app.backend().search_cap,
-            move |flag| hints(&position, level, flag, &mut |_| {}),
-        )
+        .request(Some(game.id), ticket, &stop, app.backend().search_cap, {
+            let advisor = app.advisor().clone();
+            move |flag| advisor.hints(&position, level, flag, &mut |_| {})
+        })
         .await?;
     if game.lock().ended() || app.live(game.id).is_none() {
         return Err(AppError::conflict(

@@ -134,7 +134,7 @@ async fn delete(
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ExportQuery {
-    /// `ggf` or `transcript` [default].
+    /// `ggf` (the default) or `transcript`.
     format: Option<String>,
 }
 
@@ -175,7 +175,7 @@ async fn export(
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ImportQuery {
-    /// `auto` [default], `ggf` or `transcript`.
+    /// `auto` (the default), `ggf` or `transcript`.
     format: Option<String>,
     /// Board size of transcript games [default 8].
     size: Option<u8>,
@@ -273,10 +273,11 @@ async fn analysis(
     let cap = time + app.backend().search_cap;
     // Dropped with the request: a client that goes away stops the analysis.
     let stop = StopOnDrop(Arc::new(AtomicBool::new(false)));
+    let book = app.advisor().book().cloned();
     let result = app
         .backend()
         .request(Some(GameId(id)), ticket, &stop, cap, move |flag| {
-            analyze_alone(&stored.game, level, time, flag, &mut |_, _| {})
+            analyze_alone(book, &stored.game, level, time, flag, &mut |_, _| {})
         })
         .await?;
     let analysis = result.ok_or_else(|| {

@@ -12,7 +12,6 @@ use axum::response::IntoResponse;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use reversi_core::Position;
-use reversi_engine::ai::hint_lines;
 use reversi_formats::position::PositionInput;
 use serde::Deserialize;
 
@@ -32,8 +31,8 @@ pub fn router() -> Router<AppState> {
         .route("/svg", get(svg))
 }
 
-/// Reads `text` as a position: a transcript is played on `size` [8] from the start of
-/// `rules` [othello], which is also the rule of a board or OBF line.
+/// Reads `text` as a position: a transcript is played on `size` (default 8) from the start
+/// of `rules` (default `othello`), which is also the rule of a board or OBF line.
 pub fn read_position(
     text: &str,
     size: Option<u8>,
@@ -48,11 +47,11 @@ pub fn read_position(
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PositionRequest {
-    /// The position, in any notation [`parse_position`] reads.
+    /// The position, in any notation [`read_position`] reads.
     position: String,
-    /// The board a transcript is played on [8].
+    /// The board a transcript is played on (default 8).
     size: Option<u8>,
-    /// `othello` [default] or `reversi`.
+    /// `othello` (the default) or `reversi`.
     rules: Option<String>,
 }
 
@@ -90,10 +89,11 @@ async fn analysis(
     let ticket = app.backend().pool().admit(&client.0)?;
     // Dropped with the request: a client that goes away stops the search.
     let stop = StopOnDrop(Arc::new(AtomicBool::new(false)));
+    let advisor = app.advisor().clone();
     let lines = app
         .backend()
         .request(None, ticket, &stop, app.backend().search_cap, move |flag| {
-            hint_lines(&position, level, flag, &mut |_| {})
+            advisor.hint_lines(&position, level, flag, &mut |_| {})
         })
         .await?;
     Ok(Json(PositionAnalysis::of(level, &input, passed, &lines)))

@@ -16,7 +16,10 @@ use super::{app, AppState, Config};
 /// State over an in-memory history, with no opening book: these tests hold search slots with
 /// long searches, which a book move would skip.
 fn state_with(config: Config) -> AppState {
-    reversi_engine::book::set_process_book(None);
+    let config = Config {
+        book: None,
+        ..config
+    };
     AppState::new(Store::open_in_memory().unwrap(), config)
 }
 

@@ -7,7 +7,8 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 use reversi_core::Outcome;
-use reversi_game::{clock_seed, LogHandle, LogId, Seats, Session};
+use reversi_engine::ai::Advisor;
+use reversi_game::{clock_seed, Context, LogHandle, LogId, Seats, Session};
 use reversi_store::StoreLog;
 use reversi_store::{GameId, Status, Store, StoreError, Termination, WebSeats, Writer};
 
@@ -61,6 +62,8 @@ pub struct Config {
     /// Serve the page's files from this folder instead of the copies built into the binary
     /// (for working on the page without a rebuild).
     pub web_dir: Option<std::path::PathBuf>,
+    /// The opening book the computer players and hints consult (`None`: none).
+    pub book: Option<Arc<reversi_engine::book::Book>>,
 }
 
 impl Config {
@@ -89,6 +92,7 @@ impl Config {
             allowed_hosts: None,
             site: Site::default(),
             web_dir: None,
+            book: reversi_engine::book::shipped(),
         }
     }
 }
@@ -108,6 +112,8 @@ struct Shared {
     closing: tokio::sync::watch::Sender<bool>,
     backend: Backend,
     games: Mutex<HashMap<GameId, Arc<LiveGame>>>,
+    /// The engine every game and hint searches with, and the book.
+    advisor: Advisor,
 }
 
 impl AppState {
@@ -116,6 +122,7 @@ impl AppState {
     pub fn new(store: Store, config: Config) -> AppState {
         let pool = SearchPool::new(config.pool);
         AppState(Arc::new(Shared {
+            advisor: Advisor::standard().with_book(config.book.clone()),
             backend: Backend::new(store, pool, config.search_cap),
             config,
             writer: Writer::this_process(WRITER),
@@ -123,6 +130,16 @@ impl AppState {
             closing: tokio::sync::watch::Sender::new(false),
             games: Mutex::new(HashMap::new()),
         }))
+    }
+
+    /// The engine and book the games and hints consult.
+    pub(super) fn advisor(&self) -> &Advisor {
+        &self.0.advisor
+    }
+
+    /// A session's context: the system's clock and [`AppState::advisor`].
+    pub(super) fn context(&self) -> Context {
+        Context::with(self.0.advisor.clone())
     }
 
     pub(super) fn config(&self) -> &Config {
@@ -194,7 +211,14 @@ impl AppState {
             .map_err(|e| AppError::conflict(e.to_string()))?;
         let records = reversi_game::stored_records(&stored.moves);
         if !in_progress {
-            let mut session = Session::resume(settings, stored.game, records, None, LogId(id.0));
+            let mut session = Session::resume_in_context(
+                settings,
+                stored.game,
+                records,
+                None,
+                LogId(id.0),
+                self.context(),
+            );
             // The board of a game lost on time is not over: the history says who lost.
             if let (Some(Termination::Time), Some(Outcome::Win(winner))) =
                 (stored.info.termination, stored.info.result)
@@ -213,7 +237,14 @@ impl AppState {
             .take_lease(id, &self.0.writer, self.config().lease)?;
         let log = StoreLog::shared(self.backend().shared_store());
         let log = LogHandle::new(Arc::new(Mutex::new(log)));
-        let session = Session::resume(settings, stored.game, records, Some(log), LogId(id.0));
+        let session = Session::resume_in_context(
+            settings,
+            stored.game,
+            records,
+            Some(log),
+            LogId(id.0),
+            self.context(),
+        );
         let game = LiveGame::new(id, session, Seats::from_stored(seats));
         games.insert(id, Arc::clone(&game));
         drop(games);

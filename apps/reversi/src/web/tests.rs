@@ -24,8 +24,11 @@ pub(super) fn test_app() -> Router {
 
 /// The state behind [`test_app`]: an in-memory history and no opening book.
 pub(super) fn test_state() -> AppState {
-    reversi_engine::book::set_process_book(None);
-    AppState::new(Store::open_in_memory().unwrap(), Config::for_cores(1))
+    let config = Config {
+        book: None,
+        ..Config::for_cores(1)
+    };
+    AppState::new(Store::open_in_memory().unwrap(), config)
 }
 
 pub(super) async fn send(
@@ -1035,7 +1038,6 @@ async fn the_explorer_lists_the_moves_played_in_any_orientation() {
     use reversi_core::{parse_transcript, BoardSize, Position, Rules, Score};
     use reversi_store::{ImportGame, Player};
 
-    reversi_engine::book::set_process_book(None);
     let mut store = Store::open_in_memory().unwrap();
     let start = Position::start(BoardSize::EIGHT, Rules::Othello);
     // Two Tigers (one turned half round) and f5f6.
@@ -1056,7 +1058,11 @@ async fn the_explorer_lists_the_moves_played_in_any_orientation() {
         );
         store.import_games(&[import], &mut |_| {}).unwrap();
     }
-    let app = app(AppState::new(store, Config::for_cores(1)));
+    let config = Config {
+        book: None,
+        ..Config::for_cores(1)
+    };
+    let app = app(AppState::new(store, config));
 
     let (s, v) = call(&app, "GET", "/api/explore?position=f5", None, None).await;
     assert_eq!(s, StatusCode::OK, "{v}");

@@ -194,7 +194,7 @@ pub(crate) const GROUPS: &[Group] = &[
     },
 ];
 
-/// The patterns' names, in the order of [`GROUPS`] (a fit may keep only some of them:
+/// The patterns' names, in the order of the pattern groups (a fit may keep only some of them:
 /// `reversi train fit --patterns`).
 pub const PATTERN_NAMES: &[&str] = &[
     "corner3x3",

@@ -4,7 +4,7 @@
 //! the variation shown at its end, or starts a new variation, saved to the store first.
 
 use reversi_core::{Game, Move};
-use reversi_engine::ai::{Ai, Computer};
+use reversi_engine::ai::{Advisor, Ai};
 use reversi_record::{Archive, StoreError, StoredGame, Variation, VariationId};
 
 use super::line::{Line, VariationError};
@@ -303,9 +303,10 @@ impl Replay {
     }
 
     /// The computer's move in the position shown, to think about on any thread and then
-    /// [`Replay::play`]; `None` when the game is over there. `seed` drives the levels' choices.
+    /// [`Replay::play`], searching with `advisor`; `None` when the game is over there. `seed`
+    /// drives the levels' choices.
     #[must_use]
-    pub fn computer_turn(&self, ai: Ai, seed: u64) -> Option<ComputerTurn> {
+    pub fn computer_turn(&self, advisor: &Advisor, ai: Ai, seed: u64) -> Option<ComputerTurn> {
         let position = self.position();
         if position.moves().is_empty() {
             return None;
@@ -314,7 +315,7 @@ impl Replay {
             color: position.turn(),
             position: position.clone(),
             ply: self.ply,
-            computer: Computer::new(ai, seed),
+            computer: advisor.computer(ai, seed),
         })
     }
 

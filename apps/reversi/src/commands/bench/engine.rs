@@ -17,7 +17,7 @@ pub fn run(weights: Option<&Path>) -> anyhow::Result<ExitCode> {
     let eval: Option<Arc<dyn Evaluator>> = match weights {
         // Its errors name the file.
         Some(path) => Some(Arc::new(load_eval(path)?)),
-        None => None,
+        None => crate::advisor::evaluation_from_env(),
     };
     let (mut nodes, mut secs) = (0u64, 0f64);
     outln!(

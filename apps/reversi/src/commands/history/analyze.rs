@@ -23,9 +23,15 @@ pub fn run(store: &Store, id: GameId, level: Option<&str>) -> anyhow::Result<Exi
     };
     let stored = store.load_game(id)?;
     let stop = AtomicBool::new(false);
-    let analysis = analyze(&stored.game, level, &stop, &mut |done, total| {
-        eprint!("\ranalysing position {done}/{total}");
-    })
+    let analysis = analyze(
+        crate::advisor::get(),
+        &stored.game,
+        level,
+        &stop,
+        &mut |done, total| {
+            eprint!("\ranalysing position {done}/{total}");
+        },
+    )
     .context("the analysis was stopped")?;
     eprintln!();
     let mut out = std::io::stdout().lock();

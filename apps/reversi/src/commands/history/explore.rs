@@ -73,7 +73,7 @@ pub fn run(store: &Store, args: &ExploreArgs) -> anyhow::Result<ExitCode> {
         );
     }
     let valuation = level.map_or(Valuation::None, Valuation::BookOrSearch);
-    let explored = explore(store, &position, valuation)?;
+    let explored = explore(store, crate::advisor::get(), &position, valuation)?;
     let mut out = std::io::stdout().lock();
     if args.json {
         writeln!(out, "{}", to_json(&explored))?;
