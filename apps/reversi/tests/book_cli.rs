@@ -269,3 +269,191 @@ fn levels_play_and_hint_from_the_book() {
         .run();
     assert!(out.stdout.contains("Hints (depth"), "{out}");
 }
+
+/// The tiny Edax book of the engine's tests (written by its exporter, read by hand against
+/// Edax's layout): the start, f5 and White's three answers.
+fn edax_tiny() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../crates/engine/tests/data/edax-tiny.dat")
+}
+
+/// The rows of a `book show` table: move, value and depth (the games column aside).
+fn book_rows(show: &str) -> Vec<String> {
+    show.lines()
+        .skip_while(|l| !l.starts_with("move"))
+        .skip(1)
+        .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .collect()
+}
+
+#[test]
+fn an_edax_book_goes_in_and_comes_out() {
+    let tmp = tempfile::tempdir().unwrap();
+    let wthor = one_year(tmp.path());
+    let book = tmp.path().join("book.bin");
+    build(&wthor, &book, &[]).assert_success();
+
+    // Out as Edax's book, in again, and out again: the same Edax book (but its date).
+    let dat = tmp.path().join("book.dat");
+    let out = reversi(&[
+        "book",
+        "export",
+        s(&book),
+        "--format",
+        "edax",
+        "--out",
+        s(&dat),
+    ])
+    .assert_success();
+    assert!(out.stderr.contains("as an Edax book"), "{out}");
+    let bytes = std::fs::read(&dat).unwrap();
+    assert_eq!(&bytes[..8], b"XADEKOOB");
+    let imported = tmp.path().join("imported.bin");
+    let out = reversi(&[
+        "book",
+        "import",
+        s(&dat),
+        "--format",
+        "edax",
+        "--out",
+        s(&imported),
+    ])
+    .assert_success();
+    assert!(out.stderr.contains("Edax positions read"), "{out}");
+    let again = tmp.path().join("again.dat");
+    reversi(&[
+        "book",
+        "export",
+        s(&imported),
+        "--format",
+        "edax",
+        "--out",
+        s(&again),
+    ])
+    .assert_success();
+    let again = std::fs::read(&again).unwrap();
+    assert_eq!(bytes.len(), again.len());
+    assert_eq!((&bytes[..10], &bytes[18..]), (&again[..10], &again[18..]));
+
+    // `book show`: the same moves, values and depths as the book it came from.
+    let show = |file: &Path| {
+        reversi(&["book", "show", "f5d6", "--file", s(file)])
+            .assert_success()
+            .stdout
+    };
+    let (ours, theirs) = (show(&book), show(&imported));
+    assert!(!book_rows(&ours).is_empty(), "{ours}");
+    assert_eq!(book_rows(&ours), book_rows(&theirs), "{ours}\n{theirs}");
+
+    // NBoard's hint streams the imported book's moves.
+    let out = TestCommand::new(env!("CARGO_BIN_EXE_reversi"))
+        .args([
+            "--book",
+            s(&imported),
+            "nboard",
+            "--threads",
+            "1",
+            "--hash-mb",
+            "8",
+        ])
+        .stdin("nboard 2\nset game (;GM[Othello]TY[8];)\nhint 4\n")
+        .run()
+        .assert_success();
+    for m in ["F5", "E6", "D3", "C4"] {
+        assert!(
+            out.stdout
+                .lines()
+                .any(|l| l.starts_with(&format!("book {m} "))),
+            "{m}: {out}"
+        );
+    }
+    // A level plays from it, and the terminal's hints say so.
+    let out = TestCommand::new(env!("CARGO_BIN_EXE_reversi"))
+        .args(["--book", s(&imported), "play", "--plain", "--no-save"])
+        .args(["--black", "human", "--white", "ai:master"])
+        .stdin("hint\nf5\nquit\n")
+        .run();
+    assert!(out.stdout.contains("Hints (book)"), "{out}");
+
+    // A binary file is not written to the terminal: --out is needed.
+    let err = reversi(&["book", "export", s(&book), "--format", "edax"])
+        .assert_failure()
+        .stderr;
+    assert!(err.contains("--out"), "{err}");
+}
+
+#[test]
+fn a_real_edax_book_reads_and_damaged_ones_are_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let tiny = edax_tiny();
+    let book = tmp.path().join("tiny.bin");
+    let out = reversi(&[
+        "book",
+        "import",
+        s(&tiny),
+        "--format",
+        "edax",
+        "--out",
+        s(&book),
+    ])
+    .assert_success();
+    assert!(out.stderr.contains("saved 2024-05-06 07:08:09"), "{out}");
+    assert!(out.stderr.contains("5 positions written"), "{out}");
+    // After f5, White's answers as the tiny book values them, best first.
+    let show = reversi(&["book", "show", "f5", "--file", s(&book)])
+        .assert_success()
+        .stdout;
+    assert_eq!(
+        book_rows(&show),
+        ["f6 +1 10", "d6 -2 10", "f4 -5 12"],
+        "{show}"
+    );
+    // Back out, it is the same book (but its date).
+    let dat = tmp.path().join("tiny.dat");
+    reversi(&[
+        "book",
+        "export",
+        s(&book),
+        "--format",
+        "edax",
+        "--out",
+        s(&dat),
+    ])
+    .assert_success();
+    let (a, b) = (std::fs::read(&tiny).unwrap(), std::fs::read(&dat).unwrap());
+    assert_eq!((&a[..10], &a[18..]), (&b[..10], &b[18..]));
+
+    // Damaged or foreign files: the reason, no panic.
+    let import = |bytes: &[u8]| {
+        let path = tmp.path().join("bad.dat");
+        std::fs::write(&path, bytes).unwrap();
+        reversi(&[
+            "book",
+            "import",
+            s(&path),
+            "--format",
+            "edax",
+            "--out",
+            s(&book),
+        ])
+        .assert_failure()
+        .stderr
+    };
+    let err = import(&a[..a.len() - 3]);
+    assert!(err.contains("truncated"), "{err}");
+    let err = import(&a[..20]);
+    assert!(err.contains("truncated"), "{err}");
+    let mut v3 = a.clone();
+    v3[8] = 3;
+    let err = import(&v3);
+    assert!(err.contains("version 3"), "{err}");
+    // The first position's opponent takes one of the player's discs.
+    let mut overlap = a.clone();
+    overlap[50..58].copy_from_slice(&a[42..50]);
+    let err = import(&overlap);
+    assert!(
+        err.contains("position 0") && err.contains("overlap"),
+        "{err}"
+    );
+    let err = import(&std::fs::read(&book).unwrap());
+    assert!(err.contains("not an Edax book"), "{err}");
+}

@@ -7,7 +7,8 @@
 //! search gave it, and the position's value: the best of the leaf and of the moves into other
 //! book positions, each valued from its own record. A position whose side
 //! to move must pass is stored as the position after the pass. The file format is in
-//! [`file`](mod@file), the plain text form in [`text`], building and growing in [`build`].
+//! [`file`](mod@file), the plain text form in [`text`], Edax's book file in [`edax`],
+//! building and growing in [`build`].
 //!
 //! # Examples
 //! ```
@@ -22,6 +23,7 @@
 //! ```
 
 pub mod build;
+pub mod edax;
 pub mod file;
 mod key;
 pub mod text;

@@ -1,4 +1,5 @@
-//! `reversi book`: build, grow, merge, show, measure, export and import the opening book.
+//! `reversi book`: build, grow, merge, show, measure, export and import the opening book (as
+//! text or as Edax's book).
 
 mod show;
 
@@ -10,8 +11,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
-use clap::{Args, Subcommand};
+use clap::{Args, Subcommand, ValueEnum};
 use reversi_engine::book::build::{self, Progress, SearchOptions, Shard};
+use reversi_engine::book::edax::{EdaxBook, EdaxDate};
 use reversi_engine::book::Book;
 use reversi_engine::Sq;
 use reversi_formats::wthor;
@@ -155,22 +157,38 @@ pub enum BookCommand {
         /// The book to read [default: the one --book names, else the shipped one]
         file: Option<PathBuf>,
     },
-    /// Write the book as text, one position a line.
+    /// Write the book as text, one position a line, or as Edax's book.
     Export {
         /// The book to read [default: the one --book names, else the shipped one]
         file: Option<PathBuf>,
-        /// The text file to write [default: standard output]
+        /// The file to write [default: standard output, for text]
         #[arg(long)]
         out: Option<PathBuf>,
+        /// The format to write: text (one position a line) or edax (Edax 4's book.dat).
+        #[arg(long, value_enum, default_value_t = BookFormat::Text)]
+        format: BookFormat,
     },
-    /// Read a book from text (as `book export` writes it) into a book file.
+    /// Read a book from text (as `book export` writes it) or from Edax's book into a book file.
     Import {
-        /// The text file.
-        text: PathBuf,
+        /// The file to read.
+        #[arg(value_name = "FILE")]
+        input: PathBuf,
         /// The book file to write.
         #[arg(long)]
         out: PathBuf,
+        /// The format of FILE: text (as `book export` writes it) or edax (Edax 4's book.dat).
+        #[arg(long, value_enum, default_value_t = BookFormat::Text)]
+        format: BookFormat,
     },
+}
+
+/// The formats `book export` writes and `book import` reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum BookFormat {
+    /// This program's text form, one position a line.
+    Text,
+    /// Edax 4's binary book (`book.dat`).
+    Edax,
 }
 
 /// A selectivity in % as an index of the probcut table.
@@ -345,27 +363,77 @@ pub fn run(args: BookArgs) -> anyhow::Result<ExitCode> {
             };
             show::stats(&book, size)
         }
-        BookCommand::Export { file, out } => {
+        BookCommand::Export { file, out, format } => {
             let book = chosen(file.as_deref())?;
-            let text = book.to_text();
-            match out {
-                Some(path) => {
-                    fs::write(&path, text).with_context(|| format!("writing {}", path.display()))?
-                }
-                None => out!("{text}")?,
+            match format {
+                BookFormat::Text => export_text(&book, out.as_deref())?,
+                BookFormat::Edax => export_edax(&book, out.as_deref())?,
             }
             Ok(ExitCode::SUCCESS)
         }
-        BookCommand::Import { text, out } => {
-            let t =
-                fs::read_to_string(&text).with_context(|| format!("reading {}", text.display()))?;
-            let book =
-                Book::from_text(&t).with_context(|| format!("reading {}", text.display()))?;
+        BookCommand::Import { input, out, format } => {
+            let book = match format {
+                BookFormat::Text => {
+                    let t = fs::read_to_string(&input)
+                        .with_context(|| format!("reading {}", input.display()))?;
+                    Book::from_text(&t).with_context(|| format!("reading {}", input.display()))?
+                }
+                BookFormat::Edax => import_edax(&input)?,
+            };
             save(&book, &out)?;
             eprintln!("{} positions written to {}", book.len(), out.display());
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// `book export --format text`: to `out`, else standard output.
+fn export_text(book: &Book, out: Option<&Path>) -> anyhow::Result<()> {
+    let text = book.to_text();
+    match out {
+        Some(path) => fs::write(path, text).with_context(|| format!("writing {}", path.display())),
+        None => Ok(out!("{text}")?),
+    }
+}
+
+/// `book export --format edax`: Edax's book, dated now.
+fn export_edax(book: &Book, out: Option<&Path>) -> anyhow::Result<()> {
+    let Some(path) = out else {
+        bail!("--format edax writes a binary file: name it with --out FILE");
+    };
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let edax = book.to_edax(EdaxDate::from_unix_seconds(now));
+    fs::write(path, edax.to_bytes()).with_context(|| format!("writing {}", path.display()))?;
+    eprintln!(
+        "{} positions written to {} as an Edax book ({} with the pass positions Edax keeps; \
+         level {}; game counts are not part of Edax's format)",
+        book.len(),
+        path.display(),
+        edax.positions.len(),
+        edax.header.level
+    );
+    Ok(())
+}
+
+/// Reads Edax's book at `path`.
+fn import_edax(path: &Path) -> anyhow::Result<Book> {
+    let bytes = fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    let edax =
+        EdaxBook::from_bytes(&bytes).with_context(|| format!("reading {}", path.display()))?;
+    let book = Book::from_edax(&edax).with_context(|| format!("reading {}", path.display()))?;
+    eprintln!(
+        "{} Edax positions read from {} (Edax 4.{}, saved {}, level {}): {} book positions, \
+         no game counts",
+        edax.positions.len(),
+        path.display(),
+        edax.header.release,
+        edax.header.date,
+        edax.header.level,
+        book.len()
+    );
+    Ok(book)
 }
 
 /// The games of every `.wtb` file of `dir`, as squares.
