@@ -46,7 +46,7 @@ mod series;
 mod spec;
 
 pub use contender::{BookChoice, Choice, Contender, EngineError, MoveClock, Setup};
-pub use elo::{elo, Elo, GameResult, Record, Tally};
+pub use elo::{elo, Elo, GameResult, Tally, WinDrawLoss};
 pub use openings::{read_openings, OpeningsError};
 pub use play::{play_game, Forfeit, Played};
 pub use ratings::{fit_ratings, Encounter, RatingFit, Ratings, RatingsError};

@@ -63,7 +63,7 @@ use reversi_engine::{Board, Sq};
 
 use crate::error::{Error, FileError, FormatError, JoinError, Problem};
 use crate::part::Shard;
-use crate::records::{Kind, Record};
+use crate::records::{Kind, LabelledPosition};
 
 const MAGIC: &[u8; 8] = b"RVGAMES1";
 
@@ -210,7 +210,7 @@ impl GameRecord {
     /// where the side to move has a move, labelled with the game's final score for that side
     /// (empties to the winner); [`Kind::Solved`] from `exact` empties on, where both sides
     /// played perfectly, [`Kind::Searched`] before. Empty if a move is illegal.
-    pub fn positions(&self, exact: u32) -> Vec<Record> {
+    pub fn positions(&self, exact: u32) -> Vec<LabelledPosition> {
         if walk(&self.moves).is_err() {
             return Vec::new();
         }
@@ -247,7 +247,7 @@ impl GameRecord {
             } else {
                 Kind::Searched
             };
-            out.push(Record {
+            out.push(LabelledPosition {
                 board: b,
                 label: label as i8,
                 kind,
@@ -372,7 +372,7 @@ impl GamesFile {
     }
 
     /// The labelled positions of every game, game after game.
-    pub fn positions(&self) -> Vec<Record> {
+    pub fn positions(&self) -> Vec<LabelledPosition> {
         self.records
             .iter()
             .flat_map(|g| g.positions(self.exact))

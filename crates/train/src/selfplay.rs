@@ -30,7 +30,7 @@ use crate::error::{Error, FileError};
 use crate::evals::eval_of;
 use crate::games::{self, GameRecord, GamesFile};
 use crate::part::Shard;
-use crate::records::{Kind, Record};
+use crate::records::{Kind, LabelledPosition};
 use crate::shard::{self, ShardFile};
 use crate::{parallel, Progress};
 
@@ -193,13 +193,13 @@ pub fn run(a: &SelfplayOptions, progress: &dyn Progress) -> Result<(), Error> {
                     } else {
                         (score, Kind::Searched)
                     };
-                    Record {
+                    LabelledPosition {
                         board: b,
                         label: label as i8,
                         kind,
                     }
                 })
-                .collect::<Vec<Record>>()
+                .collect::<Vec<LabelledPosition>>()
         },
         |so_far| {
             let done = so_far.iter().flatten().count();
