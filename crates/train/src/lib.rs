@@ -44,7 +44,7 @@ mod error;
 mod evals;
 pub mod fit;
 mod games;
-pub mod human;
+pub mod human_scale;
 pub mod label;
 pub mod measure;
 mod parallel;

@@ -24,7 +24,7 @@ use reversi_engine::levels::Level;
 use reversi_engine::rng::XorShift64;
 use reversi_formats::wthor::{parse_names, parse_wtb, WthorError};
 use reversi_game::analysis::{analyze_alone, Analysis, Verdict};
-use reversi_game::human::{Band, Curve, CurveError, HumanScale, LevelLoss, OPENING_PLIES};
+use reversi_game::human_scale::{Band, Curve, CurveError, HumanScale, LevelLoss, OPENING_PLIES};
 
 use crate::{parallel, Progress};
 
