@@ -38,7 +38,6 @@
 mod contender;
 pub mod duel;
 mod elo;
-mod openings;
 mod play;
 mod ratings;
 mod record;
@@ -47,7 +46,6 @@ mod spec;
 
 pub use contender::{BookChoice, Choice, Contender, EngineError, MoveClock, Setup};
 pub use elo::{elo, Elo, GameResult, Tally, WinDrawLoss};
-pub use openings::{read_openings, OpeningsError};
 pub use play::{play_game, Forfeit, Played};
 pub use ratings::{fit_ratings, Encounter, RatingFit, Ratings, RatingsError};
 pub use record::{Sink, SinkError};

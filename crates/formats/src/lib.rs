@@ -1,7 +1,7 @@
 //! Reading and writing the file formats of the Othello world.
 //!
 //! Every parser takes bytes or text and returns a concrete error naming the record or line and
-//! the reason; none panics on bad input.
+//! the reason; none panics on bad input. [`xot::read_openings`] reads its file from disk.
 //!
 //! - [`transcript`]: one game a line as run-together moves (`f5d6c3`), with an optional result.
 //! - [`ggf`]: GGS/NBoard games with players, results, evaluations, times and clocks.
@@ -9,6 +9,7 @@
 //! - [`position`]: one position in any of these notations, or as a board string.
 //! - [`svg`]: a position as a picture, with coordinates, the last move and scores.
 //! - [`wthor`]: the French federation's binary database of tournament games (8x8 only).
+//! - [`xot`]: a file of XOT openings, one transcript a line, read by range.
 
 #![warn(missing_docs)]
 
@@ -18,3 +19,4 @@ pub mod position;
 pub mod svg;
 pub mod transcript;
 pub mod wthor;
+pub mod xot;

@@ -16,13 +16,14 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use reversi_arena::{fit_ratings, read_openings, Encounter, RatingFit, RatingsError};
+use reversi_arena::{fit_ratings, Encounter, RatingFit, RatingsError};
 use reversi_core::{BoardSize, Color, Game, Move, Position, Rules, Square};
 use reversi_engine::ai::{Ai, Computer};
 use reversi_engine::engine::Engine;
 use reversi_engine::levels::Level;
 use reversi_engine::rng::XorShift64;
 use reversi_formats::wthor::{parse_names, parse_wtb, WthorError};
+use reversi_formats::xot::{read_openings, OpeningsError};
 use reversi_game::analysis::{analyze_alone, Analysis, Verdict};
 use reversi_game::human_scale::{Band, Curve, CurveError, HumanScale, LevelLoss, OPENING_PLIES};
 
@@ -74,7 +75,7 @@ pub enum HumanScaleError {
     /// A folder without `.wtb` files.
     NoWthorFiles(PathBuf),
     /// The openings do not read.
-    Openings(reversi_arena::OpeningsError),
+    Openings(OpeningsError),
     /// The ratings cannot be fitted.
     Ratings(RatingsError),
     /// The bands give no decreasing curve.
@@ -286,7 +287,7 @@ pub fn run(
 
     // The levels, each against itself from the first XOT openings.
     let openings =
-        read_openings(&opts.openings, opts.level_games).map_err(HumanScaleError::Openings)?;
+        read_openings(&opts.openings, ..opts.level_games).map_err(HumanScaleError::Openings)?;
     let mut levels = Vec::new();
     let mut level_seconds = Vec::new();
     for &level in &opts.levels {
