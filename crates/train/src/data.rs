@@ -12,7 +12,7 @@
 
 use std::fs;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 use reversi_engine::engine::{Engine, Limits};
 use reversi_engine::search::final_score;
 use reversi_engine::{Board, Sq};
-use reversi_formats::wthor::{parse_wtb, Game};
+use reversi_formats::wthor::{list_files, parse_wtb, Game};
 
 use crate::error::{Error, FileError};
 use crate::games::GamesFile;
@@ -46,19 +46,6 @@ pub fn read(path: &Path) -> Result<Vec<LabelledPosition>, Error> {
         return Ok(file.records().copied().collect());
     }
     Ok(decode_file(&bytes, &name)?)
-}
-
-/// The WTHOR game files (`*.wtb`, any case) in `dir`, sorted by name.
-///
-/// # Errors
-/// The folder cannot be read.
-pub fn wthor_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
-    let mut files: Vec<PathBuf> = fs::read_dir(dir)?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x.eq_ignore_ascii_case("wtb")))
-        .collect();
-    files.sort();
-    Ok(files)
 }
 
 /// The year of a data file named `wthor-YYYY` or `wthor-YYYY-K-of-N` (a shard).
@@ -238,7 +225,7 @@ pub fn run(
     progress: &dyn Progress,
 ) -> Result<(), Error> {
     fs::create_dir_all(out).map_err(FileError::on("creating", out))?;
-    let inputs = wthor_files(wthor).map_err(FileError::on("reading", wthor))?;
+    let inputs = list_files(wthor).map_err(FileError::on("reading", wthor))?;
     if inputs.is_empty() {
         return Err(Error::NoWthorFiles(wthor.to_path_buf()));
     }

@@ -22,7 +22,7 @@ use reversi_engine::ai::{Ai, Computer};
 use reversi_engine::engine::Engine;
 use reversi_engine::levels::Level;
 use reversi_engine::rng::XorShift64;
-use reversi_formats::wthor::{parse_names, parse_wtb, WthorError};
+use reversi_formats::wthor::{list_files, parse_names, parse_wtb, WthorError};
 use reversi_formats::xot::{read_openings, OpeningsError};
 use reversi_game::analysis::{analyze_alone, Analysis, Verdict};
 use reversi_game::human_scale::{Band, Curve, CurveError, HumanScale, LevelLoss, OPENING_PLIES};
@@ -217,7 +217,7 @@ impl Report {
 
 fn read_wthor(dir: &Path) -> Result<(Vec<Played>, Vec<String>), HumanScaleError> {
     let read = |path: &Path| fs::read(path).map_err(|e| HumanScaleError::Read(path.into(), e));
-    let files = crate::data::wthor_files(dir).map_err(|e| HumanScaleError::Read(dir.into(), e))?;
+    let files = list_files(dir).map_err(|e| HumanScaleError::Read(dir.into(), e))?;
     if files.is_empty() {
         return Err(HumanScaleError::NoWthorFiles(dir.into()));
     }

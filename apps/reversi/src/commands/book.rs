@@ -370,12 +370,7 @@ pub fn run(args: BookArgs) -> anyhow::Result<ExitCode> {
 
 /// The games of every `.wtb` file of `dir`, as squares.
 fn wthor_games(dir: &Path) -> anyhow::Result<Vec<Vec<Sq>>> {
-    let mut files: Vec<PathBuf> = fs::read_dir(dir)
-        .with_context(|| format!("reading {}", dir.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x.eq_ignore_ascii_case("wtb")))
-        .collect();
-    files.sort();
+    let files = wthor::list_files(dir).with_context(|| format!("reading {}", dir.display()))?;
     if files.is_empty() {
         bail!("no .wtb files in {}", dir.display());
     }
