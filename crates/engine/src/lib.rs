@@ -49,6 +49,7 @@ pub mod pattern;
 pub mod perft;
 pub mod rng;
 pub mod search;
+pub mod shard;
 pub mod solved;
 mod square;
 mod stability;

@@ -25,10 +25,10 @@ use reversi_formats::wthor::{list_files, parse_wtb, Game};
 use crate::error::{Error, FileError};
 use crate::games::GamesFile;
 use crate::parallel;
-use crate::part::Shard;
 use crate::records::{decode_file, encode, Kind, LabelledPosition};
 use crate::shard::{self, ShardFile};
 use crate::Progress;
+use reversi_engine::shard::Shard;
 
 /// Reads a data file, the records of a shard file (`--shard`, see shard.rs) or the labelled
 /// positions of a self-play games file (games.rs).

@@ -13,7 +13,7 @@ use reversi_formats::obf::ObfError;
 use reversi_formats::wthor::WthorError;
 use reversi_formats::xot::OpeningsError;
 
-use crate::part::{ParseShardError, Shard};
+use reversi_engine::shard::{ParseShardError, Shard};
 
 /// A file or folder the system would not read, write, create or rename.
 #[derive(Debug)]

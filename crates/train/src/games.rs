@@ -24,7 +24,8 @@
 //! # Examples
 //! ```
 //! use reversi_engine::Sq;
-//! use reversi_train::{GameRecord, GamesFile, Shard};
+//! use reversi_engine::shard::Shard;
+//! use reversi_train::{GameRecord, GamesFile};
 //!
 //! // A game of the first legal move every time, from the start to its end.
 //! let mut board = reversi_engine::Board::START;
@@ -62,8 +63,8 @@ use reversi_engine::search::final_score;
 use reversi_engine::{Board, Sq};
 
 use crate::error::{Error, FileError, FormatError, JoinError, Problem};
-use crate::part::Shard;
 use crate::records::{Kind, LabelledPosition};
+use reversi_engine::shard::Shard;
 
 const MAGIC: &[u8; 8] = b"RVGAMES1";
 

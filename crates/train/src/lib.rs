@@ -2,8 +2,9 @@
 //! the fit and its measures, as a library that `reversi train` drives.
 //!
 //! The pieces, bottom up: [`LabelledPosition`] and the plain data file `RVTRAIN1`
-//! (records.rs), the part of a split job [`Shard`] (part.rs), the shard file `RVSHARD1` and
-//! the merge of shards into the file of one run ([`ShardFile`], [`merge`]: shard.rs), the
+//! (records.rs), the shard file `RVSHARD1` holding one part of a split job (a
+//! [`Shard`](reversi_engine::shard::Shard)) and the merge of shards into the file of one run
+//! ([`ShardFile`], [`merge`]: shard.rs), the
 //! self-play games file `RVGAMES1` ([`GamesFile`]: games.rs); then the jobs that write them:
 //! WTHOR labelling ([`data`]), self-play ([`selfplay`]), relabelling ([`label`]); and the
 //! jobs that read them: the fit driver ([`fit`]), the static evaluations' errors and the
@@ -48,7 +49,6 @@ pub mod human_scale;
 pub mod label;
 pub mod measure;
 mod parallel;
-mod part;
 pub mod probcut;
 mod records;
 pub mod selfplay;
@@ -57,7 +57,6 @@ mod shard;
 pub use error::{Error, FileError, FormatError, JoinError, Problem};
 pub use evals::{eval_of, load_eval, shipped_eval};
 pub use games::{join as join_games, write as write_games, GameRecord, GamesFile, IllegalMove};
-pub use part::{ParseShardError, Shard};
 pub use records::{
     average_theoretical, decode_file, decode_records, encode, encode_records, files, Kind,
     LabelledPosition, RECORD,

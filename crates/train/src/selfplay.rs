@@ -30,10 +30,10 @@ use crate::duel::{engine_with, openings, play};
 use crate::error::{Error, FileError};
 use crate::evals::eval_of;
 use crate::games::{self, GameRecord, GamesFile};
-use crate::part::Shard;
 use crate::records::{Kind, LabelledPosition};
 use crate::shard::{self, ShardFile};
 use crate::{parallel, Progress};
+use reversi_engine::shard::Shard;
 
 /// What `reversi train selfplay` writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -23,7 +23,8 @@
 //! # Examples
 //! ```
 //! use reversi_engine::Board;
-//! use reversi_train::{join, Kind, LabelledPosition, Shard, ShardFile};
+//! use reversi_engine::shard::Shard;
+//! use reversi_train::{join, Kind, LabelledPosition, ShardFile};
 //!
 //! let record = |n: u64| LabelledPosition { board: Board::new(n << 20, 1), label: 0, kind: Kind::Searched };
 //! // A job of three units (one record each) in two shards, read back from their bytes.
@@ -53,8 +54,8 @@ use reversi_engine::pattern::crc32;
 
 use crate::error::{Error, FileError, FormatError, JoinError, Problem};
 use crate::games::{self, GamesFile};
-use crate::part::Shard;
 use crate::records::{self, LabelledPosition};
+use reversi_engine::shard::Shard;
 
 const MAGIC: &[u8; 8] = b"RVSHARD1";
 
@@ -380,16 +381,6 @@ mod tests {
                 (name, read)
             })
             .collect()
-    }
-
-    #[test]
-    fn shard_parsing() {
-        let parse = |text: &str| text.parse::<Shard>().map_err(|e| e.to_string());
-        assert_eq!(parse("1/4"), Ok(Shard { index: 1, count: 4 }));
-        assert!(parse("4/4").unwrap_err().contains("0 <= K < N"));
-        assert!(parse("0/0").is_err());
-        assert!(parse("x").is_err());
-        assert_eq!(Shard { index: 1, count: 4 }.to_string(), "1/4");
     }
 
     #[test]

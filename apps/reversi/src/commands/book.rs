@@ -11,8 +11,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
-use reversi_engine::book::build::{self, Progress, SearchOptions, Shard};
+use reversi_engine::book::build::{self, Progress, SearchOptions};
 use reversi_engine::book::{self, Book};
+use reversi_engine::shard::Shard;
 use reversi_engine::Sq;
 use reversi_formats::wthor;
 
@@ -40,7 +41,7 @@ pub struct SearchArgs {
     threads: usize,
     /// Search only shard K of N (0 <= K < N; positions split by a hash of their key): N runs,
     /// on one machine or many, merged with `book merge`, make the book one run makes.
-    #[arg(long, value_parser = parse_shard)]
+    #[arg(long)]
     shard: Option<Shard>,
     /// Save the book this often while searching, in seconds (a stopped run resumes there).
     #[arg(long, default_value_t = 30)]
@@ -186,14 +187,6 @@ fn parse_selectivity(text: &str) -> Result<u8, String> {
         .position(|&s| s == p)
         .map(|i| i as u8)
         .ok_or_else(|| format!("selectivity {p}% is not one of 73, 87, 95, 98, 99, 100"))
-}
-
-/// `K/N`: one shard of N.
-fn parse_shard(text: &str) -> Result<Shard, String> {
-    let (index, count) = crate::options::shard(text)?;
-    let index = u32::try_from(index).map_err(|e| e.to_string())?;
-    let count = u32::try_from(count).map_err(|e| e.to_string())?;
-    Ok(Shard { index, count })
 }
 
 /// Reads a book file, naming it in the error.

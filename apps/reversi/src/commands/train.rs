@@ -9,8 +9,9 @@ use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Subcommand};
 use reversi_engine::levels::Level;
 use reversi_engine::pattern::{Extras, PATTERN_NAMES};
+use reversi_engine::shard::Shard;
 use reversi_train::selfplay::{self, Output, RandomMoves};
-use reversi_train::{data, deep, duel, fit, human_scale, label, measure, probcut, Shard};
+use reversi_train::{data, deep, duel, fit, human_scale, label, measure, probcut};
 
 use crate::data::{shared_data, xot_openings};
 
