@@ -47,7 +47,6 @@ pub mod levels;
 mod mobility;
 pub mod pattern;
 pub mod perft;
-pub mod rng;
 pub mod search;
 pub mod shard;
 pub mod solved;

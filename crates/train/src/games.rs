@@ -470,7 +470,7 @@ fn read_varint(bytes: &[u8]) -> Option<(u64, usize)> {
 
 #[cfg(test)]
 mod tests {
-    use reversi_engine::rng::XorShift64;
+    use reversi_core::XorShift64;
 
     use super::*;
 

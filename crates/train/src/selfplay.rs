@@ -18,10 +18,9 @@ use std::str::FromStr;
 use std::sync::Mutex;
 use std::time::Instant;
 
-use reversi_core::Move;
+use reversi_core::{Move, XorShift64};
 use reversi_engine::engine::{Engine, Limits};
 use reversi_engine::pattern::crc32;
-use reversi_engine::rng::XorShift64;
 use reversi_engine::{Board, Sq};
 use reversi_formats::xot::read_openings;
 

@@ -7,9 +7,8 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
-use reversi_core::{BoardSize, Move, Position, Rules};
+use reversi_core::{BoardSize, Move, Position, Rules, XorShift64};
 use reversi_engine::classic::{self, Algorithm};
-use reversi_engine::rng::XorShift64;
 use reversi_formats::xot::read_openings;
 
 /// Plies of the random walk that makes the positions of boards other than 8x8.
