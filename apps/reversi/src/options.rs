@@ -4,16 +4,6 @@
 
 use reversi_engine::engine::default_threads;
 use reversi_engine::levels::Level;
-use reversi_train::{ParseShardError, Shard};
-
-/// `--shard K/N`: part K of N, 0 <= K < N (the training crate's [`Shard`]).
-///
-/// # Errors
-/// Not two numbers around a slash, N = 0, or K >= N.
-pub fn shard(text: &str) -> Result<(usize, usize), String> {
-    let shard: Shard = text.parse().map_err(|e: ParseShardError| e.to_string())?;
-    Ok((shard.index, shard.count))
-}
 
 /// `--threads N`: from 1 to the number of cores this machine has.
 ///

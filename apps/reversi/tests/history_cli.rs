@@ -6,6 +6,7 @@
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 
+use reversi_formats::wthor::list_files;
 use reversi_store::{GameFilter, Status, Store};
 use reversi_testkit::{data_file, Output, TestCommand};
 
@@ -359,13 +360,11 @@ fn moves_survive_a_sigkill_mid_game() {
 fn the_whole_wthor_database_imports() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("wthor.sqlite3");
-    let mut files: Vec<String> = std::fs::read_dir(data_file("wthor"))
+    let files: Vec<String> = list_files(&data_file("wthor"))
         .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "wtb"))
+        .iter()
         .map(|p| p.display().to_string())
         .collect();
-    files.sort();
     assert_eq!(files.len(), 47);
     let mut args = vec!["import"];
     args.extend(files.iter().map(String::as_str));

@@ -26,7 +26,7 @@ pub struct LevelView {
 
 /// The level the human scale is measured at, if the program has the table.
 pub fn scale_level() -> Option<Level> {
-    reversi_game::human::HumanScale::shipped().map(|s| s.analysis_level)
+    reversi_game::human_scale::HumanScale::shipped().map(|s| s.analysis_level)
 }
 
 /// Every level, 1 to 60.
@@ -44,7 +44,7 @@ pub fn levels() -> Vec<LevelView> {
                 time_s: Duration::as_secs_f64(&s.time),
                 stray_percent: s.allowance.map_or(0, |a| a.rate_percent),
                 stray_max_loss: s.allowance.map_or(0, |a| a.max_loss),
-                human_rating: reversi_game::human::level_rating(level).map(|r| r.to_string()),
+                human_rating: reversi_game::human_scale::level_rating(level).map(|r| r.to_string()),
                 human_scale: scale_level() == Some(level),
             }
         })

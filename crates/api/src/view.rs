@@ -7,7 +7,7 @@ use reversi_record::{GameInfo, Status};
 use serde::Serialize;
 
 use reversi_formats::position::{board_string, PositionFormat, PositionInput};
-use reversi_game::human::HumanScale;
+use reversi_game::human_scale::HumanScale;
 use reversi_game::{analysis::Analysis, result_line, ClockView, Session};
 
 pub fn color_name(c: Color) -> &'static str {

@@ -11,7 +11,7 @@ use reversi_engine::ai::{Ai, Computer};
 use reversi_engine::book::Book;
 use reversi_engine::engine::Engine;
 use reversi_engine::levels::Level;
-use reversi_engine::time::TimeControl as TimeBudget;
+use reversi_engine::time::TimeBudget;
 use reversi_protocol::{gtp, nboard};
 use reversi_store::{Player, PlayerKind};
 
@@ -99,7 +99,7 @@ impl MoveClock<'_> {
             remaining: self.left(game),
             increment: self.control.increment,
         }
-        .budget(empties)
+        .for_move(empties)
     }
 }
 

@@ -19,9 +19,9 @@ pub struct Tally {
     results: Vec<GameResult>,
 }
 
-/// Wins, draws and losses.
+/// Wins, draws and losses: a match's record, written `+W =D -L`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Record {
+pub struct WinDrawLoss {
     /// Games won.
     pub wins: usize,
     /// Games drawn.
@@ -30,7 +30,7 @@ pub struct Record {
     pub losses: usize,
 }
 
-impl fmt::Display for Record {
+impl fmt::Display for WinDrawLoss {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "+{} ={} -{}", self.wins, self.draws, self.losses)
     }
@@ -74,8 +74,8 @@ impl Tally {
         self.results.len()
     }
 
-    fn record_of(results: impl Iterator<Item = GameResult>) -> Record {
-        let mut r = Record::default();
+    fn record_of(results: impl Iterator<Item = GameResult>) -> WinDrawLoss {
+        let mut r = WinDrawLoss::default();
         for o in results {
             match o.margin.signum() {
                 1 => r.wins += 1,
@@ -88,13 +88,13 @@ impl Tally {
 
     /// Wins, draws and losses of all the games.
     #[must_use]
-    pub fn record(&self) -> Record {
+    pub fn record(&self) -> WinDrawLoss {
         Self::record_of(self.results.iter().copied())
     }
 
     /// The record of the games played with Black (`true`) or White.
     #[must_use]
-    pub fn record_as(&self, black: bool) -> Record {
+    pub fn record_as(&self, black: bool) -> WinDrawLoss {
         Self::record_of(self.results.iter().copied().filter(|o| o.as_black == black))
     }
 
@@ -171,7 +171,7 @@ mod tests {
         assert_eq!(t.games(), 4);
         assert_eq!(
             t.record(),
-            Record {
+            WinDrawLoss {
                 wins: 2,
                 draws: 1,
                 losses: 1

@@ -38,7 +38,6 @@
 mod contender;
 pub mod duel;
 mod elo;
-mod openings;
 mod play;
 mod ratings;
 mod record;
@@ -46,8 +45,7 @@ mod series;
 mod spec;
 
 pub use contender::{BookChoice, Choice, Contender, EngineError, MoveClock, Setup};
-pub use elo::{elo, Elo, GameResult, Record, Tally};
-pub use openings::{read_openings, OpeningsError};
+pub use elo::{elo, Elo, GameResult, Tally, WinDrawLoss};
 pub use play::{play_game, Forfeit, Played};
 pub use ratings::{fit_ratings, Encounter, RatingFit, Ratings, RatingsError};
 pub use record::{Sink, SinkError};

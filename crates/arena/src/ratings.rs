@@ -223,7 +223,7 @@ pub fn fit_ratings(
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
-    use reversi_engine::rng::XorShift64;
+    use reversi_core::XorShift64;
 
     fn uniform(rng: &mut XorShift64) -> f64 {
         (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64

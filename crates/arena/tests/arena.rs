@@ -1,15 +1,14 @@
 //! The match library end to end: equal engines mirror each other pair by pair, an engine that
-//! cannot start forfeits every game without stopping the match, the openings file is checked,
-//! and the games reach a GGF file and the history.
+//! cannot start forfeits every game without stopping the match, and the games reach a GGF
+//! file and the history.
 
 #![allow(clippy::unwrap_used)]
 
 use std::time::Duration;
 
-use reversi_arena::{
-    read_openings, BookChoice, Contender, EngineSpec, Match, MatchRules, OpeningsError, Setup, Sink,
-};
+use reversi_arena::{BookChoice, Contender, EngineSpec, Match, MatchRules, Setup, Sink};
 use reversi_core::{Color, Game};
+use reversi_formats::xot::read_openings;
 use reversi_store::{GameFilter, Store};
 
 const OPENINGS: &str = "f5d6c4d3c2b3b4b5\n\nf5f4g3g6f3g4e3e2\nf5f6d3c5d6c7b5e3\n";
@@ -30,7 +29,7 @@ fn openings(count: usize) -> Vec<Game> {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("xot.txt");
     std::fs::write(&path, OPENINGS).unwrap();
-    read_openings(&path, count).unwrap()
+    read_openings(&path, ..count).unwrap()
 }
 
 fn rules() -> MatchRules {
@@ -85,37 +84,6 @@ fn an_engine_that_cannot_start_forfeits_every_game_and_the_match_goes_on() {
     }
     assert_eq!(m.forfeits(), [2, 0]);
     assert_eq!(m.tally().record().to_string(), "+0 =0 -2");
-}
-
-#[test]
-fn openings_files_are_checked() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("xot.txt");
-    std::fs::write(&path, OPENINGS).unwrap();
-    assert_eq!(read_openings(&path, 3).unwrap().len(), 3);
-    let e = read_openings(&path, 4).unwrap_err();
-    assert!(matches!(
-        e,
-        OpeningsError::TooFew {
-            found: 3,
-            needed: 4,
-            ..
-        }
-    ));
-    assert!(
-        e.to_string()
-            .ends_with("xot.txt holds only 3 openings, 4 needed"),
-        "{e}"
-    );
-    std::fs::write(&path, "f5d6\nf5f5\n").unwrap();
-    let e = read_openings(&path, 2).unwrap_err();
-    assert!(e.to_string().ends_with("xot.txt:2"), "{e}");
-    assert!(std::error::Error::source(&e).is_some());
-    let e = read_openings(&dir.path().join("none.txt"), 1).unwrap_err();
-    assert!(
-        e.to_string().starts_with("cannot read the openings "),
-        "{e}"
-    );
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! Reversi/Othello rules for every even board size from 4x4 to 16x16, with the standard
 //! (Othello) four-disc start and the international Reversi start; square names and transcripts;
-//! the names of the 8x8 Othello openings.
+//! the names of the 8x8 Othello openings; the workspace's seeded generator ([`XorShift64`]).
 //!
 //! This crate does no I/O. The fast 8x8 code lives in `reversi-engine` and is tested against
 //! this one.
@@ -23,6 +23,7 @@ mod color;
 mod game;
 mod openings;
 mod position;
+mod rng;
 mod rules;
 mod setup;
 mod size;
@@ -35,6 +36,7 @@ pub use color::Color;
 pub use game::{Game, Outcome, Score};
 pub use openings::{opening_name, opening_name_at, openings, Opening};
 pub use position::{IllegalMove, Move, Position, MAX_CELLS};
+pub use rng::XorShift64;
 pub use rules::{ParseRulesError, Rules};
 pub use setup::ImpossiblePosition;
 pub use size::{BoardSize, InvalidBoardSize};

@@ -16,8 +16,8 @@ use crate::clock::{Clock, Stopwatch, SystemClock};
 use crate::engine::{self, Engine, Limits};
 use crate::heuristic::TERMINAL;
 use crate::levels::{Allowance, Level};
-use crate::rng::XorShift64;
 use crate::{Board, Candidate, ScoreKind, Sq, Thinking};
+use reversi_core::XorShift64;
 
 /// A kind of computer player.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

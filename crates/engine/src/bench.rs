@@ -7,10 +7,11 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
+use reversi_core::XorShift64;
+
 use crate::clock::Stopwatch;
 use crate::engine::{Engine, Limits};
 use crate::eval::Evaluator;
-use crate::rng::XorShift64;
 use crate::Board;
 
 /// A position reached from the start by `plies` moves of a fixed pseudo-random walk (a

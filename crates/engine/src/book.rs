@@ -39,7 +39,7 @@ use crate::{Board, Sq};
 
 /// What the book knows of one position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Record {
+pub struct BookEntry {
     /// Games that reached the position (from the games the book was built from, and those
     /// it learned).
     pub games: u32,
@@ -72,7 +72,7 @@ pub struct BookMove {
 /// An opening book. See the [module documentation](self).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Book {
-    records: HashMap<Key, Record>,
+    records: HashMap<Key, BookEntry>,
     /// The depth new positions are searched to (set when the book is built).
     pub depth: u8,
 }
@@ -122,12 +122,12 @@ impl Book {
     /// The record of `board` (its side to move's position; after a forced pass when it must
     /// pass), if the book holds it.
     #[must_use]
-    pub fn get(&self, board: Board) -> Option<&Record> {
+    pub fn get(&self, board: Board) -> Option<&BookEntry> {
         self.records.get(&Key::of(playing(board)?).0)
     }
 
     /// Every position and its record, in no particular order.
-    pub fn iter(&self) -> impl Iterator<Item = (&Key, &Record)> {
+    pub fn iter(&self) -> impl Iterator<Item = (&Key, &BookEntry)> {
         self.records.iter()
     }
 
@@ -145,13 +145,13 @@ impl Book {
     }
 
     /// Inserts or replaces the record of `key` as it is (for reading files and merging).
-    pub(crate) fn insert_record(&mut self, key: Key, record: Record) {
+    pub(crate) fn insert_record(&mut self, key: Key, record: BookEntry) {
         self.records.insert(key, record);
     }
 
     /// The record of `key`, if present.
     #[must_use]
-    pub(crate) fn record(&self, key: &Key) -> Option<&Record> {
+    pub(crate) fn record(&self, key: &Key) -> Option<&BookEntry> {
         self.records.get(key)
     }
 
@@ -316,8 +316,8 @@ impl Book {
 
     /// The positions sorted by key (the order of the file).
     #[must_use]
-    pub(crate) fn sorted(&self) -> Vec<(Key, Record)> {
-        let mut v: Vec<(Key, Record)> = self.records.iter().map(|(k, r)| (*k, *r)).collect();
+    pub(crate) fn sorted(&self) -> Vec<(Key, BookEntry)> {
+        let mut v: Vec<(Key, BookEntry)> = self.records.iter().map(|(k, r)| (*k, *r)).collect();
         v.sort_unstable_by_key(|(k, _)| *k);
         v
     }

@@ -83,7 +83,7 @@ pub(crate) mod avx2 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::XorShift64;
+    use reversi_core::XorShift64;
 
     fn lanes(rng: &mut XorShift64) -> Lanes {
         std::array::from_fn(|_| (rng.below(20_001) as f32 - 10_000.0) / 97.0)

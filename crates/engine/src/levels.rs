@@ -427,7 +427,7 @@ mod tests {
 
     #[test]
     fn the_allowance_never_picks_outside_it() {
-        let mut rng = crate::rng::XorShift64::new(7);
+        let mut rng = reversi_core::XorShift64::new(7);
         let mut strayed = 0;
         for max_loss in 0..6 {
             for rate in [0u8, 30, 100] {

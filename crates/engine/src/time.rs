@@ -1,11 +1,12 @@
-//! Time control: a fixed time per move, or a game clock with increment split over the moves
-//! still to come.
+//! The engine's time budget: a fixed time per move, or a game clock with increment split
+//! over the moves still to come (named apart from [`reversi_core::TimeControl`], the game's
+//! clock setting, from which a clock budget is made each move).
 
 use std::time::Duration;
 
 /// How much time the engine has.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TimeControl {
+pub enum TimeBudget {
     /// The same time for every move.
     PerMove(Duration),
     /// What is left on the engine's clock, and what each move adds to it.
@@ -20,7 +21,7 @@ pub enum TimeControl {
 /// Kept back on the clock for the overhead of moving.
 const SAFETY: Duration = Duration::from_millis(50);
 
-impl TimeControl {
+impl TimeBudget {
     /// The time to spend on the next move with `empties` empty squares on the board.
     ///
     /// On a clock the engine expects to make about half of the remaining moves, plans as if
@@ -30,24 +31,24 @@ impl TimeControl {
     /// # Examples
     /// ```
     /// use std::time::Duration;
-    /// use reversi_engine::time::TimeControl;
+    /// use reversi_engine::time::TimeBudget;
     ///
-    /// let per_move = TimeControl::PerMove(Duration::from_secs(2));
-    /// assert_eq!(per_move.budget(40), Duration::from_secs(2));
+    /// let per_move = TimeBudget::PerMove(Duration::from_secs(2));
+    /// assert_eq!(per_move.for_move(40), Duration::from_secs(2));
     ///
     /// // Five minutes for the game at the first move: a few seconds, far from the whole clock.
-    /// let clock = TimeControl::Clock {
+    /// let clock = TimeBudget::Clock {
     ///     remaining: Duration::from_secs(300),
     ///     increment: Duration::ZERO,
     /// };
-    /// let budget = clock.budget(60);
+    /// let budget = clock.for_move(60);
     /// assert!(budget > Duration::from_secs(5) && budget < Duration::from_secs(20));
     /// ```
     #[must_use]
-    pub fn budget(&self, empties: u32) -> Duration {
+    pub fn for_move(&self, empties: u32) -> Duration {
         match *self {
-            TimeControl::PerMove(t) => t,
-            TimeControl::Clock {
+            TimeBudget::PerMove(t) => t,
+            TimeBudget::Clock {
                 remaining,
                 increment,
             } => {
@@ -70,35 +71,35 @@ mod tests {
 
     #[test]
     fn per_move_is_fixed() {
-        let t = TimeControl::PerMove(Duration::from_millis(300));
-        assert_eq!(t.budget(60), Duration::from_millis(300));
-        assert_eq!(t.budget(1), Duration::from_millis(300));
+        let t = TimeBudget::PerMove(Duration::from_millis(300));
+        assert_eq!(t.for_move(60), Duration::from_millis(300));
+        assert_eq!(t.for_move(1), Duration::from_millis(300));
     }
 
     #[test]
     fn a_clock_is_spread_and_never_emptied() {
-        let clock = TimeControl::Clock {
+        let clock = TimeBudget::Clock {
             remaining: Duration::from_secs(300),
             increment: Duration::ZERO,
         };
-        let opening = clock.budget(56);
+        let opening = clock.for_move(56);
         assert!(opening > Duration::from_secs(5) && opening < Duration::from_secs(20));
         // Spending the budget every move from the start never runs the clock out.
         let mut left = Duration::from_secs(60);
         for empties in (1..=60).rev().step_by(2) {
-            let b = TimeControl::Clock {
+            let b = TimeBudget::Clock {
                 remaining: left,
                 increment: Duration::from_secs(1),
             }
-            .budget(empties);
+            .for_move(empties);
             assert!(b < left, "{b:?} of {left:?} at {empties}");
             left = left - b + Duration::from_secs(1);
         }
         // With the clock almost empty, a tiny budget.
-        let low = TimeControl::Clock {
+        let low = TimeBudget::Clock {
             remaining: Duration::from_millis(100),
             increment: Duration::ZERO,
         };
-        assert!(low.budget(30) <= Duration::from_millis(40));
+        assert!(low.for_move(30) <= Duration::from_millis(40));
     }
 }

@@ -1,5 +1,5 @@
 //! WTHOR, the French Othello Federation's game database: `.wtb` games, `.JOU` player names and
-//! `.TRN` tournament names.
+//! `.TRN` tournament names; and the `.wtb` files of a folder.
 //!
 //! All integers are little-endian. A `.wtb` file is a 16-byte header then 68-byte games: u16
 //! tournament, u16 black player, u16 white player, u8 Black's disc count, u8 Black's
@@ -7,6 +7,8 @@
 //! 0 once the game has ended. Passes are not stored.
 
 use std::fmt;
+use std::io;
+use std::path::{Path, PathBuf};
 
 use reversi_core::Square;
 
@@ -341,6 +343,32 @@ pub fn parse_names(bytes: &[u8], record: usize) -> Result<Vec<String>, WthorErro
 pub const PLAYER_RECORD: usize = 20;
 /// Record length of `.TRN` tournament names.
 pub const TOURNAMENT_RECORD: usize = 26;
+
+/// The game files (`*.wtb`, the extension in any case) of the folder `dir`, sorted by name,
+/// which puts WTHOR's `WTH_YYYY.wtb` in year order. Entries the system will not list are
+/// left out.
+///
+/// # Errors
+/// The folder cannot be read.
+///
+/// # Examples
+/// ```
+/// use reversi_formats::wthor::list_files;
+///
+/// # let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/reference/wthor");
+/// let files = list_files(&dir)?;
+/// assert!(files.iter().any(|f| f.ends_with("WTH_1990.wtb")));
+/// assert!(files.is_sorted());
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn list_files(dir: &Path) -> Result<Vec<PathBuf>, io::Error> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x.eq_ignore_ascii_case("wtb")))
+        .collect();
+    files.sort();
+    Ok(files)
+}
 
 #[cfg(test)]
 mod tests {

@@ -7,18 +7,14 @@ use std::path::PathBuf;
 
 use reversi_core::{BoardSize, Color, Game, Move, Position, Rules, Score};
 use reversi_engine::{Board, Sq};
-use reversi_formats::wthor::{parse_names, parse_wtb, PLAYER_RECORD, TOURNAMENT_RECORD};
+use reversi_formats::wthor::{
+    list_files, parse_names, parse_wtb, PLAYER_RECORD, TOURNAMENT_RECORD,
+};
 use reversi_testkit::data_file;
 
 fn wtb_files() -> Vec<PathBuf> {
     let dir = data_file("wthor");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "wtb"))
-        .collect();
-    files.sort();
-    files
+    list_files(&dir).unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
 }
 
 /// Black's final disc count with the empties given to the winner, as WTHOR records it.

@@ -16,7 +16,7 @@ mod clock;
 pub mod convert;
 mod explorer;
 mod history;
-pub mod human;
+pub mod human_scale;
 pub mod ladder;
 mod log;
 mod player;

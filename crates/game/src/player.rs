@@ -124,7 +124,8 @@ pub fn levels_help() -> String {
     );
     for (name, level) in Level::NAMED {
         let spec = level.spec();
-        let like = crate::human::level_note(level).map_or_else(String::new, |n| format!("; {n}"));
+        let like =
+            crate::human_scale::level_note(level).map_or_else(String::new, |n| format!("; {n}"));
         out.push_str(&format!(
             "  {name:<11} level {:>2}: depth {:>2}, exact from {:>2} empties, up to {:>2} s a move{like}\n",
             level.get(),
@@ -133,7 +134,7 @@ pub fn levels_help() -> String {
             spec.time.as_secs()
         ));
     }
-    if let Some(scale) = crate::human::HumanScale::shipped() {
+    if let Some(scale) = crate::human_scale::HumanScale::shipped() {
         out.push_str(&format!(
             "(Tournament ratings: WTHOR players' Elo, the median player with 20+ games at 1500, \
              matched by discs lost a move at level {}; `reversi levels` says more.)\n",

@@ -12,7 +12,7 @@ use reversi_core::{Color, Game, IllegalMove, Move, Position, Score, Square};
 use reversi_engine::ai::{Advisor, Computer, Decision};
 use reversi_engine::clock::{SharedClock, SystemClock};
 use reversi_engine::engine::Engine;
-use reversi_engine::time::TimeControl as Budget;
+use reversi_engine::time::TimeBudget;
 use reversi_engine::{ScoreKind, Thinking};
 
 use crate::clock::{time_left, ClockView};
@@ -522,11 +522,11 @@ impl Session {
         let side = view.running?;
         let empties = u32::try_from(self.position().empty_count()).unwrap_or(u32::MAX);
         Some(
-            Budget::Clock {
+            TimeBudget::Clock {
                 remaining: view.left(side),
                 increment: control.increment,
             }
-            .budget(empties),
+            .for_move(empties),
         )
     }
 

@@ -12,7 +12,6 @@
 
 #![warn(missing_docs)]
 
-mod clock;
 mod codec;
 mod explorer;
 mod history;
@@ -21,9 +20,9 @@ mod import;
 mod schema;
 mod store;
 mod store_log;
+mod timestamp;
 mod variations;
 
-pub use clock::now_utc;
 pub use explorer::{ExplorerSize, EXPLORER_MAX_DISCS};
 pub use history::History;
 pub use reversi_record::{
@@ -34,3 +33,4 @@ pub use reversi_record::{
 pub use schema::SCHEMA_VERSION;
 pub use store::Store;
 pub use store_log::StoreLog;
+pub use timestamp::now_utc;

@@ -4,8 +4,9 @@
 //! their sources ([`ModuleGraph`]), for the check that no module imports one that imports it
 //! back.
 //!
-//! Only tests depend on this crate (`[dev-dependencies]`); it depends on no crate of the
-//! workspace, so any of them can use it.
+//! Only tests depend on this crate (`[dev-dependencies]`). Of the workspace it depends on
+//! `reversi-core` alone, for the generator the program uses too ([`reversi_core::XorShift64`]),
+//! so every crate but core can use it; core's own tests do without it.
 //!
 //! # Examples
 //! ```

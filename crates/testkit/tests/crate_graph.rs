@@ -1,11 +1,17 @@
 //! The arrows between the workspace's crates, read from their manifests: the game layer and
-//! everything under it build without SQLite, so that the browser build can take them.
+//! everything under it build without SQLite, so that the browser build can take them; the
+//! tests' helper crate stands on the rules crate alone, whose tests do without it.
 
 use std::path::Path;
 
 /// The names in the `[dependencies]` table of the crate in `folder` (not its dev- or build-
 /// dependencies).
 fn dependencies(folder: &str) -> Vec<String> {
+    table(folder, "[dependencies]")
+}
+
+/// The names in the table `header` (such as `[dev-dependencies]`) of the crate in `folder`.
+fn table(folder: &str, header: &str) -> Vec<String> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../..")
         .join(folder)
@@ -16,7 +22,7 @@ fn dependencies(folder: &str) -> Vec<String> {
     for line in text.lines() {
         let line = line.trim();
         if line.starts_with('[') {
-            inside = line == "[dependencies]";
+            inside = line == header;
             continue;
         }
         if inside && !line.is_empty() && !line.starts_with('#') {
@@ -55,4 +61,21 @@ fn the_manifest_reader_sees_the_stores_database() {
     let deps = dependencies("crates/store");
     assert!(deps.iter().any(|d| d == "rusqlite"), "{deps:?}");
     assert!(deps.iter().any(|d| d == "reversi-game"), "{deps:?}");
+}
+
+#[test]
+fn the_test_helpers_need_only_the_rules_crate_and_its_tests_need_no_helpers() {
+    // The helpers share the rules crate's generator; were they to need another crate of the
+    // workspace, or the rules crate's tests the helpers, that crate's tests would build it
+    // twice over a dependency loop.
+    let workspace: Vec<String> = dependencies("crates/testkit")
+        .into_iter()
+        .filter(|d| d.starts_with("reversi-"))
+        .collect();
+    assert_eq!(workspace, ["reversi-core"]);
+    let core_dev = table("crates/core", "[dev-dependencies]");
+    assert!(
+        !core_dev.iter().any(|d| d == "reversi-testkit"),
+        "{core_dev:?}"
+    );
 }

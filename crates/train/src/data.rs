@@ -12,7 +12,7 @@
 
 use std::fs;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -20,22 +20,22 @@ use std::time::{Duration, Instant};
 use reversi_engine::engine::{Engine, Limits};
 use reversi_engine::search::final_score;
 use reversi_engine::{Board, Sq};
-use reversi_formats::wthor::{parse_wtb, Game};
+use reversi_formats::wthor::{list_files, parse_wtb, Game};
 
 use crate::error::{Error, FileError};
 use crate::games::GamesFile;
 use crate::parallel;
-use crate::part::Shard;
-use crate::records::{decode_file, encode, Kind, Record};
+use crate::records::{decode_file, encode, Kind, LabelledPosition};
 use crate::shard::{self, ShardFile};
 use crate::Progress;
+use reversi_engine::shard::Shard;
 
 /// Reads a data file, the records of a shard file (`--shard`, see shard.rs) or the labelled
 /// positions of a self-play games file (games.rs).
 ///
 /// # Errors
 /// The file cannot be read, or is none of the three or damaged.
-pub fn read(path: &Path) -> Result<Vec<Record>, Error> {
+pub fn read(path: &Path) -> Result<Vec<LabelledPosition>, Error> {
     let bytes = fs::read(path).map_err(FileError::on("reading", path))?;
     let name = path.display().to_string();
     if GamesFile::is_games(&bytes) {
@@ -46,19 +46,6 @@ pub fn read(path: &Path) -> Result<Vec<Record>, Error> {
         return Ok(file.records().copied().collect());
     }
     Ok(decode_file(&bytes, &name)?)
-}
-
-/// The WTHOR game files (`*.wtb`, any case) in `dir`, sorted by name.
-///
-/// # Errors
-/// The folder cannot be read.
-pub fn wthor_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
-    let mut files: Vec<PathBuf> = fs::read_dir(dir)?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x.eq_ignore_ascii_case("wtb")))
-        .collect();
-    files.sort();
-    Ok(files)
 }
 
 /// The year of a data file named `wthor-YYYY` or `wthor-YYYY-K-of-N` (a shard).
@@ -143,7 +130,7 @@ pub fn label_game(
     number: usize,
     how: &Labelling,
     engine: &Engine,
-) -> Option<Vec<Record>> {
+) -> Option<Vec<LabelledPosition>> {
     let also: &[u32] = if number.is_multiple_of(how.also_every.max(1)) {
         &how.also_exact
     } else {
@@ -183,7 +170,7 @@ pub fn label_game(
             };
             (v, kind)
         };
-        out.push(Record {
+        out.push(LabelledPosition {
             board,
             label: label as i8,
             kind,
@@ -201,7 +188,7 @@ fn label_games(
     how: &Labelling,
     threads: usize,
     progress: &(dyn Fn(usize, usize) + Sync),
-) -> Vec<(usize, Option<Vec<Record>>)> {
+) -> Vec<(usize, Option<Vec<LabelledPosition>>)> {
     let mine: Vec<usize> = (0..games.len())
         .filter(|&g| shard.is_none_or(|s| s.holds(g)))
         .collect();
@@ -238,7 +225,7 @@ pub fn run(
     progress: &dyn Progress,
 ) -> Result<(), Error> {
     fs::create_dir_all(out).map_err(FileError::on("creating", out))?;
-    let inputs = wthor_files(wthor).map_err(FileError::on("reading", wthor))?;
+    let inputs = list_files(wthor).map_err(FileError::on("reading", wthor))?;
     if inputs.is_empty() {
         return Err(Error::NoWthorFiles(wthor.to_path_buf()));
     }
@@ -280,7 +267,7 @@ pub fn run(
         let labelled = label_games(&db.games, shard, how, threads, &report);
         let games = labelled.len();
         let skipped = labelled.iter().filter(|r| r.1.is_none()).count();
-        let records: Vec<Record> = labelled
+        let records: Vec<LabelledPosition> = labelled
             .iter()
             .flat_map(|r| r.1.iter().flatten())
             .copied()
@@ -328,7 +315,7 @@ pub fn run(
 ///
 /// # Errors
 /// The file cannot be created, written or renamed.
-pub fn write_data(target: &Path, records: &[Record]) -> Result<(), FileError> {
+pub fn write_data(target: &Path, records: &[LabelledPosition]) -> Result<(), FileError> {
     let tmp = target.with_extension("bin.part");
     let mut f = fs::File::create(&tmp).map_err(FileError::on("creating", &tmp))?;
     f.write_all(&encode(records))
@@ -357,7 +344,7 @@ mod tests {
             also_every: 3,
             hash_mb: 4,
         };
-        let whole: Vec<Record> = label_games(&games, None, &how, 1, &|_, _| {})
+        let whole: Vec<LabelledPosition> = label_games(&games, None, &how, 1, &|_, _| {})
             .into_iter()
             .flat_map(|r| r.1.unwrap_or_default())
             .collect();
@@ -393,7 +380,7 @@ mod tests {
             hash_mb: 4,
         };
         let labelled = label_games(&games, None, &how, 2, &|_, _| {});
-        let mut all: Vec<Record> = Vec::new();
+        let mut all: Vec<LabelledPosition> = Vec::new();
         let mut checked = 0;
         for (g, records) in &labelled {
             let records = records.clone().expect("a finished game");
@@ -432,7 +419,7 @@ mod tests {
         // Games laid end to end in one slice are told apart.
         let mut together = all.clone();
         average_theoretical(&mut together);
-        let one_by_one: Vec<Record> = labelled
+        let one_by_one: Vec<LabelledPosition> = labelled
             .iter()
             .flat_map(|(_, r)| {
                 let mut r = r.clone().expect("finished");

@@ -18,9 +18,9 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use reversi_core::XorShift64;
 use reversi_engine::engine::{Engine, Limits};
 use reversi_engine::pattern::crc32;
-use reversi_engine::rng::XorShift64;
 use reversi_engine::Board;
 
 use crate::data::{solve, value};

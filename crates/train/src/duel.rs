@@ -1,20 +1,22 @@
 //! Evaluation duels (`reversi train match`): the pattern evaluation against the hand-made
 //! one (or other weights) at equal depth, over [`reversi_arena::duel`]'s game loop (which
-//! self-play uses too); and the XOT openings both read.
+//! self-play uses too); and the XOT openings both start from, as boards.
 
 use std::fmt;
+use std::ops::RangeBounds;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
-use reversi_core::{parse_transcript, BoardSize, Color, Position, Rules};
+use reversi_core::Color;
 use reversi_engine::engine::{Engine, Limits};
 use reversi_engine::eval::{Evaluator, HandEval};
 use reversi_engine::Board;
+use reversi_formats::xot::read_openings;
 
 pub(crate) use reversi_arena::duel::play;
 
-use crate::error::{Error, FileError};
+use crate::error::Error;
 use crate::evals::{load_eval, shipped_eval};
 use crate::{parallel, Progress};
 
@@ -75,39 +77,20 @@ impl fmt::Display for DuelResult {
     }
 }
 
-/// Openings `from..from + count` of a transcript file, as boards with Black's turn flag.
+/// Openings `range` of an XOT file (see [`read_openings`]), as boards with Black's turn flag.
 pub(crate) fn openings(
     path: &Path,
-    from: usize,
-    count: usize,
+    range: impl RangeBounds<usize>,
 ) -> Result<Vec<(Board, bool)>, Error> {
-    let all = all_openings(path)?;
-    if all.len() < from.saturating_add(count) {
-        return Err(Error::TooFewOpenings(
-            path.to_path_buf(),
-            count,
-            from,
-            all.len(),
-        ));
-    }
-    Ok(all[from..from + count].to_vec())
-}
-
-/// Every opening of a transcript file, as boards with Black's turn flag.
-pub(crate) fn all_openings(path: &Path) -> Result<Vec<(Board, bool)>, Error> {
-    let text =
-        std::fs::read_to_string(path).map_err(FileError::on("reading the openings", path))?;
-    let start = Position::start(BoardSize::EIGHT, Rules::Othello);
-    let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let at = || format!("{}:{}", path.display(), i + 1);
-        let game =
-            parse_transcript(line.trim(), start.clone()).map_err(|e| Error::Transcript(at(), e))?;
-        let pos = game.current();
-        let (board, _) = Board::from_position(pos).map_err(|e| Error::Position(at(), e))?;
-        out.push((board, pos.turn() == Color::Black));
-    }
-    Ok(out)
+    read_openings(path, range)?
+        .iter()
+        .map(|game| {
+            let pos = game.current();
+            let (board, _) = Board::from_position(pos)
+                .map_err(|e| Error::Position(format!("an opening of {}", path.display()), e))?;
+            Ok((board, pos.turn() == Color::Black))
+        })
+        .collect()
 }
 
 /// A one-thread engine with a 16 MB table searching with `eval`.
@@ -123,7 +106,7 @@ pub(crate) fn engine_with(eval: Arc<dyn Evaluator>) -> Engine {
 /// # Errors
 /// Openings or weights that cannot be read, too few openings.
 pub fn run(a: &DuelOptions, progress: &dyn Progress) -> Result<DuelResult, Error> {
-    let openings = openings(&a.openings, 0, a.games.div_ceil(2))?;
+    let openings = openings(&a.openings, ..a.games.div_ceil(2))?;
     let pattern: Arc<dyn Evaluator> = match &a.weights {
         Some(p) => Arc::new(load_eval(p)?),
         None => shipped_eval()?,

@@ -7,19 +7,18 @@ use std::io;
 use std::num::ParseIntError;
 use std::path::PathBuf;
 
-use reversi_core::TranscriptError;
 use reversi_engine::pattern::WeightsError;
 use reversi_engine::FromPositionError;
 use reversi_formats::obf::ObfError;
 use reversi_formats::wthor::WthorError;
+use reversi_formats::xot::OpeningsError;
 
-use crate::part::{ParseShardError, Shard};
+use reversi_engine::shard::{ParseShardError, Shard};
 
 /// A file or folder the system would not read, write, create or rename.
 #[derive(Debug)]
 pub struct FileError {
-    /// What was being done: `reading`, `writing`, `creating`, `renaming`, `reading the
-    /// openings`.
+    /// What was being done: `reading`, `writing`, `creating`, `renaming`.
     pub action: &'static str,
     /// The file or folder.
     pub path: PathBuf,
@@ -262,15 +261,12 @@ pub enum Error {
     Wthor(&'static str, PathBuf, WthorError),
     /// An OBF file that does not read.
     Obf(PathBuf, ObfError),
-    /// An opening (`FILE:LINE`) that is not a transcript.
-    Transcript(String, TranscriptError),
-    /// An opening (`FILE:LINE`) that is not an 8x8 position.
+    /// An openings file that does not give the openings asked for.
+    Openings(OpeningsError),
+    /// An opening (of `FILE`) that is not an 8x8 position.
     Position(String, FromPositionError),
     /// A weights file that does not load (`None`: the shipped weights).
     Weights(Option<PathBuf>, WeightsError),
-    /// An openings file with fewer openings than a run needs: the file, the openings
-    /// needed, the first one, the openings it has.
-    TooFewOpenings(PathBuf, usize, usize, usize),
     /// An openings file with no openings.
     NoOpenings(PathBuf),
     /// Without random moves, a self-play run plays each opening once (and there are too few).
@@ -302,14 +298,10 @@ impl fmt::Display for Error {
             Error::Join(e) => e.fmt(f),
             Error::Wthor(action, path, _) => write!(f, "{action} {}", path.display()),
             Error::Obf(path, _) => write!(f, "reading {}", path.display()),
-            Error::Transcript(at, _) | Error::Position(at, _) => f.write_str(at),
+            Error::Openings(e) => e.fmt(f),
+            Error::Position(at, _) => f.write_str(at),
             Error::Weights(Some(path), _) => write!(f, "loading {}", path.display()),
             Error::Weights(None, _) => write!(f, "loading the shipped weights"),
-            Error::TooFewOpenings(path, count, from, has) => write!(
-                f,
-                "{} holds too few openings ({count} needed from {from}, it has {has})",
-                path.display()
-            ),
             Error::NoOpenings(path) => write!(f, "{} holds no openings", path.display()),
             Error::OpeningsOnce(_) => {
                 write!(f, "without --random-moves each opening is played once")
@@ -348,7 +340,7 @@ impl std::error::Error for Error {
             Error::Join(_) => None,
             Error::Wthor(_, _, e) => Some(e),
             Error::Obf(_, e) => Some(e),
-            Error::Transcript(_, e) => Some(e),
+            Error::Openings(e) => e.source(),
             Error::Position(_, e) => Some(e),
             Error::Weights(_, e) => Some(e),
             Error::OpeningsOnce(e) => Some(e.as_ref()),
@@ -373,6 +365,12 @@ impl From<FormatError> for Error {
 impl From<JoinError> for Error {
     fn from(e: JoinError) -> Self {
         Error::Join(Box::new(e))
+    }
+}
+
+impl From<OpeningsError> for Error {
+    fn from(e: OpeningsError) -> Self {
+        Error::Openings(e)
     }
 }
 

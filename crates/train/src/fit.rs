@@ -127,7 +127,7 @@ pub fn split(
             records::average_theoretical(&mut records);
         }
         let into = if is_valid { &mut valid } else { &mut train };
-        into.extend(records.iter().map(records::Record::sample));
+        into.extend(records.iter().map(records::LabelledPosition::sample));
     }
     Ok((train, valid))
 }

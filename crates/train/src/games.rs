@@ -24,7 +24,8 @@
 //! # Examples
 //! ```
 //! use reversi_engine::Sq;
-//! use reversi_train::{GameRecord, GamesFile, Shard};
+//! use reversi_engine::shard::Shard;
+//! use reversi_train::{GameRecord, GamesFile};
 //!
 //! // A game of the first legal move every time, from the start to its end.
 //! let mut board = reversi_engine::Board::START;
@@ -62,8 +63,8 @@ use reversi_engine::search::final_score;
 use reversi_engine::{Board, Sq};
 
 use crate::error::{Error, FileError, FormatError, JoinError, Problem};
-use crate::part::Shard;
-use crate::records::{Kind, Record};
+use crate::records::{Kind, LabelledPosition};
+use reversi_engine::shard::Shard;
 
 const MAGIC: &[u8; 8] = b"RVGAMES1";
 
@@ -210,7 +211,7 @@ impl GameRecord {
     /// where the side to move has a move, labelled with the game's final score for that side
     /// (empties to the winner); [`Kind::Solved`] from `exact` empties on, where both sides
     /// played perfectly, [`Kind::Searched`] before. Empty if a move is illegal.
-    pub fn positions(&self, exact: u32) -> Vec<Record> {
+    pub fn positions(&self, exact: u32) -> Vec<LabelledPosition> {
         if walk(&self.moves).is_err() {
             return Vec::new();
         }
@@ -247,7 +248,7 @@ impl GameRecord {
             } else {
                 Kind::Searched
             };
-            out.push(Record {
+            out.push(LabelledPosition {
                 board: b,
                 label: label as i8,
                 kind,
@@ -372,7 +373,7 @@ impl GamesFile {
     }
 
     /// The labelled positions of every game, game after game.
-    pub fn positions(&self) -> Vec<Record> {
+    pub fn positions(&self) -> Vec<LabelledPosition> {
         self.records
             .iter()
             .flat_map(|g| g.positions(self.exact))
@@ -469,7 +470,7 @@ fn read_varint(bytes: &[u8]) -> Option<(u64, usize)> {
 
 #[cfg(test)]
 mod tests {
-    use reversi_engine::rng::XorShift64;
+    use reversi_core::XorShift64;
 
     use super::*;
 

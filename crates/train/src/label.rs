@@ -16,10 +16,10 @@ use reversi_engine::pattern::crc32;
 use crate::data;
 use crate::error::{Error, FileError};
 use crate::evals::eval_of;
-use crate::part::Shard;
-use crate::records::{Kind, Record};
+use crate::records::{Kind, LabelledPosition};
 use crate::shard::{self, ShardFile};
 use crate::{parallel, Progress};
+use reversi_engine::shard::Shard;
 
 /// What `reversi train label` labels, and how.
 #[derive(Debug, Clone)]
@@ -93,7 +93,7 @@ pub fn run(a: &LabelOptions, progress: &dyn Progress) -> Result<(), Error> {
             } else {
                 (data::value(engine, board, &limits), Kind::Searched)
             };
-            Record {
+            LabelledPosition {
                 board,
                 label: label.clamp(-64, 64) as i8,
                 kind,

@@ -1,13 +1,15 @@
 //! Training the pattern evaluation: the training data and its files, self-play, labelling,
 //! the fit and its measures, as a library that `reversi train` drives.
 //!
-//! The pieces, bottom up: [`Record`] and the plain data file `RVTRAIN1` (records.rs), the
-//! part of a split job [`Shard`] (part.rs), the shard file `RVSHARD1` and the merge of
-//! shards into the file of one run ([`ShardFile`], [`merge`]: shard.rs), the self-play
-//! games file `RVGAMES1` ([`GamesFile`]: games.rs); then the jobs that write them: WTHOR
-//! labelling ([`data`]), self-play ([`selfplay`]), relabelling ([`label`]); and the jobs
-//! that read them: the fit driver ([`fit`]), the static evaluations' errors and the best-move
-//! rate ([`measure`]), evaluation duels ([`duel`]), probcut's deviations ([`probcut`]).
+//! The pieces, bottom up: [`LabelledPosition`] and the plain data file `RVTRAIN1`
+//! (records.rs), the shard file `RVSHARD1` holding one part of a split job (a
+//! [`Shard`](reversi_engine::shard::Shard)) and the merge of shards into the file of one run
+//! ([`ShardFile`], [`merge`]: shard.rs), the
+//! self-play games file `RVGAMES1` ([`GamesFile`]: games.rs); then the jobs that write them:
+//! WTHOR labelling ([`data`]), self-play ([`selfplay`]), relabelling ([`label`]); and the
+//! jobs that read them: the fit driver ([`fit`]), the static evaluations' errors and the
+//! best-move rate ([`measure`]), evaluation duels ([`duel`]), probcut's deviations
+//! ([`probcut`]).
 //!
 //! Nothing here prints or exits: a long job tells a [`Progress`] how it goes, returns a
 //! report whose `Display` is what the command prints, and fails with an [`Error`] naming
@@ -43,11 +45,10 @@ mod error;
 mod evals;
 pub mod fit;
 mod games;
-pub mod human;
+pub mod human_scale;
 pub mod label;
 pub mod measure;
 mod parallel;
-mod part;
 pub mod probcut;
 mod records;
 pub mod selfplay;
@@ -56,10 +57,9 @@ mod shard;
 pub use error::{Error, FileError, FormatError, JoinError, Problem};
 pub use evals::{eval_of, load_eval, shipped_eval};
 pub use games::{join as join_games, write as write_games, GameRecord, GamesFile, IllegalMove};
-pub use part::{ParseShardError, Shard};
 pub use records::{
-    average_theoretical, decode_file, decode_records, encode, encode_records, files, Kind, Record,
-    RECORD,
+    average_theoretical, decode_file, decode_records, encode, encode_records, files, Kind,
+    LabelledPosition, RECORD,
 };
 pub use shard::{join, merge, write as write_shard, ShardFile};
 

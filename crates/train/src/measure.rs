@@ -18,7 +18,7 @@ use crate::data;
 use crate::error::{Error, FileError};
 use crate::evals::{load_eval, shipped_eval};
 use crate::parallel;
-use crate::records::{self, Kind, Record};
+use crate::records::{self, Kind, LabelledPosition};
 
 /// Evaluations by name.
 type Contenders = Vec<(String, Arc<dyn Evaluator>)>;
@@ -51,9 +51,14 @@ pub struct Searched {
 
 /// Up to `count` records spread evenly over `set`, each labelled with the value of a
 /// `depth`-ply search by the shipped evaluation (side to move's view).
-fn searched_labels(set: &[&Record], count: usize, depth: u32, threads: usize) -> Vec<Record> {
+fn searched_labels(
+    set: &[&LabelledPosition],
+    count: usize,
+    depth: u32,
+    threads: usize,
+) -> Vec<LabelledPosition> {
     let step = set.len().div_ceil(count.max(1)).max(1);
-    let picked: Vec<Record> = set.iter().step_by(step).map(|r| **r).collect();
+    let picked: Vec<LabelledPosition> = set.iter().step_by(step).map(|r| **r).collect();
     let limits = Limits::midgame(depth);
     let labelled = parallel::map(
         &picked,
@@ -62,7 +67,7 @@ fn searched_labels(set: &[&Record], count: usize, depth: u32, threads: usize) ->
         |(engine, stop), r| {
             engine.clear();
             let t = engine.search(r.board, u64::MAX, &limits, stop, &mut |_| {});
-            t.best.map(|best| Record {
+            t.best.map(|best| LabelledPosition {
                 label: best.score.clamp(-64, 64) as i8,
                 kind: Kind::Searched,
                 ..*r
@@ -180,7 +185,7 @@ pub fn mae(
     valid_from: u16,
     searched: &Searched,
 ) -> Result<MaeReport, Error> {
-    let mut records: Vec<Record> = Vec::new();
+    let mut records: Vec<LabelledPosition> = Vec::new();
     for (stem, path) in records::files(dir)? {
         if data::wthor_year(&stem).is_some_and(|y| y >= valid_from) {
             records.extend(data::read(&path)?);
@@ -190,7 +195,7 @@ pub fn mae(
         return Err(Error::NoValidation(valid_from, dir.to_path_buf()));
     }
     let evals = contenders(extra)?;
-    let row = |empties: String, set: &[&Record]| MaeRow {
+    let row = |empties: String, set: &[&LabelledPosition]| MaeRow {
         empties,
         positions: set.len(),
         errors: evals
@@ -198,12 +203,13 @@ pub fn mae(
             .map(|(_, ev)| mean_error(ev.as_ref(), set))
             .collect(),
     };
-    let with_empties = |e: u32, keep: &dyn Fn(&Record) -> bool| -> Vec<&Record> {
-        records
-            .iter()
-            .filter(|r| keep(r) && r.board.empties().count_ones() == e)
-            .collect()
-    };
+    let with_empties =
+        |e: u32, keep: &dyn Fn(&LabelledPosition) -> bool| -> Vec<&LabelledPosition> {
+            records
+                .iter()
+                .filter(|r| keep(r) && r.board.empties().count_ones() == e)
+                .collect()
+        };
     let exact = [10u32, 14, 18, 20, 24]
         .into_iter()
         .map(|e| (e, with_empties(e, &|r| r.kind.is_exact())))
@@ -227,7 +233,7 @@ pub fn mae(
                 let t = Instant::now();
                 let labelled =
                     searched_labels(&all, searched.positions, searched.depth, searched.threads);
-                let set: Vec<&Record> = labelled.iter().collect();
+                let set: Vec<&LabelledPosition> = labelled.iter().collect();
                 (row(e.to_string(), &set), t.elapsed().as_secs_f64())
             })
             .collect();
@@ -235,7 +241,7 @@ pub fn mae(
     });
     let by_four = (0..REPORT_GROUPS)
         .map(|s| {
-            let set: Vec<&Record> = records
+            let set: Vec<&LabelledPosition> = records
                 .iter()
                 .filter(|r| stage(r.board.empties().count_ones(), REPORT_GROUPS) == s)
                 .collect();
@@ -254,7 +260,7 @@ pub fn mae(
     })
 }
 
-fn mean_error(ev: &dyn Evaluator, set: &[&Record]) -> f64 {
+fn mean_error(ev: &dyn Evaluator, set: &[&LabelledPosition]) -> f64 {
     if set.is_empty() {
         return f64::NAN;
     }

@@ -1,14 +1,15 @@
-//! The records of the training data and the plain data file: the magic `RVTRAIN1` then
-//! 18-byte records, the player's and the opponent's discs (u64 little-endian, side to move
-//! first), the label (i8, final disc difference for the side to move) and how it was found
-//! ([`Kind`]). Shard files (shard.rs) hold the same records behind a header.
+//! The labelled positions of the training data and the plain data file that holds them: the
+//! magic `RVTRAIN1` then one 18-byte record a position, the player's and the opponent's
+//! discs (u64 little-endian, side to move first), the label (i8, final disc difference for
+//! the side to move) and how it was found ([`Kind`]). Shard files (shard.rs) hold the same
+//! records behind a header.
 //!
 //! # Examples
 //! ```
 //! use reversi_engine::Board;
-//! use reversi_train::{decode_file, encode, Kind, Record};
+//! use reversi_train::{decode_file, encode, Kind, LabelledPosition};
 //!
-//! let records = [Record { board: Board::START, label: 4, kind: Kind::Searched }];
+//! let records = [LabelledPosition { board: Board::START, label: 4, kind: Kind::Searched }];
 //! let bytes = encode(&records);
 //! assert_eq!(&bytes[..8], b"RVTRAIN1");
 //! assert_eq!(bytes.len(), 8 + 18);
@@ -63,7 +64,7 @@ impl Kind {
 
 /// A labelled position of a data file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Record {
+pub struct LabelledPosition {
     /// The position, side to move first.
     pub board: Board,
     /// The final disc difference for the side to move.
@@ -72,7 +73,7 @@ pub struct Record {
     pub kind: Kind,
 }
 
-impl Record {
+impl LabelledPosition {
     /// The record as the fit takes it.
     #[must_use]
     pub fn sample(&self) -> Sample {
@@ -85,7 +86,7 @@ impl Record {
 
 /// A plain data file's bytes: the magic, then the records.
 #[must_use]
-pub fn encode(records: &[Record]) -> Vec<u8> {
+pub fn encode(records: &[LabelledPosition]) -> Vec<u8> {
     let mut out = Vec::with_capacity(8 + RECORD * records.len());
     out.extend_from_slice(MAGIC);
     encode_records(records, &mut out);
@@ -93,7 +94,7 @@ pub fn encode(records: &[Record]) -> Vec<u8> {
 }
 
 /// Appends the records' bytes (as in a data file, without the magic).
-pub fn encode_records(records: &[Record], out: &mut Vec<u8>) {
+pub fn encode_records(records: &[LabelledPosition], out: &mut Vec<u8>) {
     for r in records {
         out.extend_from_slice(&r.board.player.to_le_bytes());
         out.extend_from_slice(&r.board.opponent.to_le_bytes());
@@ -103,7 +104,7 @@ pub fn encode_records(records: &[Record], out: &mut Vec<u8>) {
 }
 
 /// Records from their bytes; `Err(i)` when record `i` is damaged or cut short.
-pub fn decode_records(bytes: &[u8]) -> Result<Vec<Record>, usize> {
+pub fn decode_records(bytes: &[u8]) -> Result<Vec<LabelledPosition>, usize> {
     let whole = bytes.len() / RECORD;
     let mut out = Vec::with_capacity(whole);
     for (i, c) in bytes.chunks(RECORD).enumerate() {
@@ -119,7 +120,7 @@ pub fn decode_records(bytes: &[u8]) -> Result<Vec<Record>, usize> {
         let label = c[16] as i8;
         match Kind::from_byte(c[17]) {
             Some(kind) if board.player & board.opponent == 0 && label.abs() <= 64 => {
-                out.push(Record { board, label, kind });
+                out.push(LabelledPosition { board, label, kind });
             }
             _ => return Err(i),
         }
@@ -131,7 +132,7 @@ pub fn decode_records(bytes: &[u8]) -> Result<Vec<Record>, usize> {
 ///
 /// # Errors
 /// Not a data file, records cut short or damaged.
-pub fn decode_file(bytes: &[u8], name: &str) -> Result<Vec<Record>, FormatError> {
+pub fn decode_file(bytes: &[u8], name: &str) -> Result<Vec<LabelledPosition>, FormatError> {
     let err = |problem| FormatError {
         file: name.to_string(),
         problem,
@@ -176,8 +177,8 @@ pub fn files(dir: &Path) -> Result<Vec<(String, PathBuf)>, Error> {
 /// after the position lost. The carried value changes sign with the side to move, seen from
 /// the boards: when the same side moves twice in a row (a pass between), its discs of the
 /// earlier position are all still its own.
-pub fn average_theoretical(records: &mut [Record]) {
-    let empties = |r: &Record| r.board.empties().count_ones();
+pub fn average_theoretical(records: &mut [LabelledPosition]) {
+    let empties = |r: &LabelledPosition| r.board.empties().count_ones();
     let mut start = 0;
     while start < records.len() {
         let mut end = start + 1;

@@ -18,21 +18,21 @@ use std::str::FromStr;
 use std::sync::Mutex;
 use std::time::Instant;
 
-use reversi_core::{parse_transcript, BoardSize, Move, Position, Rules};
+use reversi_core::{Move, XorShift64};
 use reversi_engine::engine::{Engine, Limits};
 use reversi_engine::pattern::crc32;
-use reversi_engine::rng::XorShift64;
 use reversi_engine::{Board, Sq};
+use reversi_formats::xot::read_openings;
 
 use crate::data;
-use crate::duel::{all_openings, engine_with, openings, play};
+use crate::duel::{engine_with, openings, play};
 use crate::error::{Error, FileError};
 use crate::evals::eval_of;
 use crate::games::{self, GameRecord, GamesFile};
-use crate::part::Shard;
-use crate::records::{Kind, Record};
+use crate::records::{Kind, LabelledPosition};
 use crate::shard::{self, ShardFile};
 use crate::{parallel, Progress};
+use reversi_engine::shard::Shard;
 
 /// What `reversi train selfplay` writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -158,9 +158,10 @@ pub fn run(a: &SelfplayOptions, progress: &dyn Progress) -> Result<(), Error> {
         .saturating_mul(a.games);
     // Without random moves a game repeated from the same opening would be the same game.
     let openings = if a.random_moves.hi == 0 {
-        openings(path, from, a.games).map_err(|e| Error::OpeningsOnce(Box::new(e)))?
+        openings(path, from..from.saturating_add(a.games))
+            .map_err(|e| Error::OpeningsOnce(Box::new(e)))?
     } else {
-        let all = all_openings(path)?;
+        let all = openings(path, ..)?;
         if all.is_empty() {
             return Err(Error::NoOpenings(path.clone()));
         }
@@ -193,13 +194,13 @@ pub fn run(a: &SelfplayOptions, progress: &dyn Progress) -> Result<(), Error> {
                     } else {
                         (score, Kind::Searched)
                     };
-                    Record {
+                    LabelledPosition {
                         board: b,
                         label: label as i8,
                         kind,
                     }
                 })
-                .collect::<Vec<Record>>()
+                .collect::<Vec<LabelledPosition>>()
         },
         |so_far| {
             let done = so_far.iter().flatten().count();
@@ -389,26 +390,21 @@ fn play_game(
     (record, seen)
 }
 
-/// Every opening of a transcript file as its moves.
+/// Every opening of an XOT file as its moves.
 fn opening_moves(path: &std::path::Path) -> Result<Vec<Vec<Sq>>, Error> {
-    let text =
-        std::fs::read_to_string(path).map_err(FileError::on("reading the openings", path))?;
-    let start = Position::start(BoardSize::EIGHT, Rules::Othello);
-    let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let game = parse_transcript(line.trim(), start.clone())
-            .map_err(|e| Error::Transcript(format!("{}:{}", path.display(), i + 1), e))?;
-        let moves = game
-            .moves()
-            .iter()
-            .filter_map(|m| match m {
-                Move::Play(square) => Sq::from_square(*square),
-                Move::Pass => None,
-            })
-            .collect();
-        out.push(moves);
-    }
-    Ok(out)
+    let games = read_openings(path, ..)?;
+    Ok(games
+        .iter()
+        .map(|game| {
+            game.moves()
+                .iter()
+                .filter_map(|m| match m {
+                    Move::Play(square) => Sq::from_square(*square),
+                    Move::Pass => None,
+                })
+                .collect()
+        })
+        .collect())
 }
 
 /// The board after `moves` from the start (passing where needed), whether Black is to move,

@@ -23,9 +23,10 @@
 //! # Examples
 //! ```
 //! use reversi_engine::Board;
-//! use reversi_train::{join, Kind, Record, Shard, ShardFile};
+//! use reversi_engine::shard::Shard;
+//! use reversi_train::{join, Kind, LabelledPosition, ShardFile};
 //!
-//! let record = |n: u64| Record { board: Board::new(n << 20, 1), label: 0, kind: Kind::Searched };
+//! let record = |n: u64| LabelledPosition { board: Board::new(n << 20, 1), label: 0, kind: Kind::Searched };
 //! // A job of three units (one record each) in two shards, read back from their bytes.
 //! let shards: Vec<(String, ShardFile)> = (0..2)
 //!     .map(|index| {
@@ -53,8 +54,8 @@ use reversi_engine::pattern::crc32;
 
 use crate::error::{Error, FileError, FormatError, JoinError, Problem};
 use crate::games::{self, GamesFile};
-use crate::part::Shard;
-use crate::records::{self, Record};
+use crate::records::{self, LabelledPosition};
+use reversi_engine::shard::Shard;
 
 const MAGIC: &[u8; 8] = b"RVSHARD1";
 
@@ -70,7 +71,7 @@ pub struct ShardFile {
     /// Units of the whole job.
     pub units: usize,
     /// The shard's units (number, its records) in increasing order.
-    pub parts: Vec<(usize, Vec<Record>)>,
+    pub parts: Vec<(usize, Vec<LabelledPosition>)>,
 }
 
 impl ShardFile {
@@ -189,7 +190,7 @@ impl ShardFile {
     }
 
     /// All the shard's records, unit after unit.
-    pub fn records(&self) -> impl Iterator<Item = &Record> {
+    pub fn records(&self) -> impl Iterator<Item = &LabelledPosition> {
         self.parts.iter().flat_map(|p| p.1.iter())
     }
 }
@@ -232,7 +233,7 @@ pub fn write(path: &Path, file: &ShardFile) -> Result<(), FileError> {
 ///
 /// # Errors
 /// Shards of different jobs, two different files for one shard, shards missing.
-pub fn join(files: &[(String, ShardFile)]) -> Result<Vec<Record>, JoinError> {
+pub fn join(files: &[(String, ShardFile)]) -> Result<Vec<LabelledPosition>, JoinError> {
     let Some((first_name, first)) = files.first() else {
         return Err(JoinError::NoShards);
     };
@@ -262,7 +263,7 @@ pub fn join(files: &[(String, ShardFile)]) -> Result<Vec<Record>, JoinError> {
             count,
         ));
     }
-    let mut units: Vec<&[Record]> = vec![&[]; first.units];
+    let mut units: Vec<&[LabelledPosition]> = vec![&[]; first.units];
     for (_, file) in by_index.into_iter().flatten() {
         for (number, records) in &file.parts {
             units[*number] = records;
@@ -349,8 +350,8 @@ mod tests {
     use records::Kind;
     use reversi_engine::Board;
 
-    fn record(n: u64) -> Record {
-        Record {
+    fn record(n: u64) -> LabelledPosition {
+        LabelledPosition {
             board: Board::new(n << 20, 1),
             label: (n % 60) as i8 - 30,
             kind: Kind::Searched,
@@ -380,16 +381,6 @@ mod tests {
                 (name, read)
             })
             .collect()
-    }
-
-    #[test]
-    fn shard_parsing() {
-        let parse = |text: &str| text.parse::<Shard>().map_err(|e| e.to_string());
-        assert_eq!(parse("1/4"), Ok(Shard { index: 1, count: 4 }));
-        assert!(parse("4/4").unwrap_err().contains("0 <= K < N"));
-        assert!(parse("0/0").is_err());
-        assert!(parse("x").is_err());
-        assert_eq!(Shard { index: 1, count: 4 }.to_string(), "1/4");
     }
 
     #[test]

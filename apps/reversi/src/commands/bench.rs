@@ -9,8 +9,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Subcommand;
-use reversi_core::BoardSize;
-use reversi_engine::rng::XorShift64;
+use reversi_core::{BoardSize, XorShift64};
 use reversi_engine::{kernel, perft, Board};
 
 use super::perft::format_rate;

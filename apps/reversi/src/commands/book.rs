@@ -12,9 +12,10 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
 use clap::{Args, Subcommand, ValueEnum};
-use reversi_engine::book::build::{self, Progress, SearchOptions, Shard};
+use reversi_engine::book::build::{self, Progress, SearchOptions};
 use reversi_engine::book::edax::{EdaxBook, EdaxDate};
 use reversi_engine::book::Book;
+use reversi_engine::shard::Shard;
 use reversi_engine::Sq;
 use reversi_formats::wthor;
 
@@ -42,7 +43,7 @@ pub struct SearchArgs {
     threads: usize,
     /// Search only shard K of N (0 <= K < N; positions split by a hash of their key): N runs,
     /// on one machine or many, merged with `book merge`, make the book one run makes.
-    #[arg(long, value_parser = parse_shard)]
+    #[arg(long)]
     shard: Option<Shard>,
     /// Save the book this often while searching, in seconds (a stopped run resumes there).
     #[arg(long, default_value_t = 30)]
@@ -204,14 +205,6 @@ fn parse_selectivity(text: &str) -> Result<u8, String> {
         .position(|&s| s == p)
         .map(|i| i as u8)
         .ok_or_else(|| format!("selectivity {p}% is not one of 73, 87, 95, 98, 99, 100"))
-}
-
-/// `K/N`: one shard of N.
-fn parse_shard(text: &str) -> Result<Shard, String> {
-    let (index, count) = crate::options::shard(text)?;
-    let index = u32::try_from(index).map_err(|e| e.to_string())?;
-    let count = u32::try_from(count).map_err(|e| e.to_string())?;
-    Ok(Shard { index, count })
 }
 
 /// Reads a book file, naming it in the error.
@@ -438,12 +431,7 @@ fn import_edax(path: &Path) -> anyhow::Result<Book> {
 
 /// The games of every `.wtb` file of `dir`, as squares.
 fn wthor_games(dir: &Path) -> anyhow::Result<Vec<Vec<Sq>>> {
-    let mut files: Vec<PathBuf> = fs::read_dir(dir)
-        .with_context(|| format!("reading {}", dir.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x.eq_ignore_ascii_case("wtb")))
-        .collect();
-    files.sort();
+    let files = wthor::list_files(dir).with_context(|| format!("reading {}", dir.display()))?;
     if files.is_empty() {
         bail!("no .wtb files in {}", dir.display());
     }

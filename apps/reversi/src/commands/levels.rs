@@ -4,7 +4,7 @@
 use std::process::ExitCode;
 
 use reversi_engine::levels::Level;
-use reversi_game::human::{self, HumanScale};
+use reversi_game::human_scale::{self, HumanScale};
 
 pub fn run() -> anyhow::Result<ExitCode> {
     outln!(
@@ -17,7 +17,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
         outln!(
             "{n:>5}  {:<11}  {:>10}  {:>13}  {:>11}  {:>10}  {:>18}  {:>9}  {}",
             level.name().unwrap_or(""),
-            human::level_rating(level).map_or_else(String::new, |r| r.to_string()),
+            human_scale::level_rating(level).map_or_else(String::new, |r| r.to_string()),
             s.depth,
             format!("{}%", s.selectivity_percent()),
             format!("{} empties", s.exact_empties),

@@ -9,10 +9,9 @@ use std::time::Duration;
 use anyhow::{bail, Context};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use reversi_arena::{
-    read_openings, BookChoice, Contender, EngineSpec, Match, MatchRules, Setup, Sink,
-};
+use reversi_arena::{BookChoice, Contender, EngineSpec, Match, MatchRules, Setup, Sink};
 use reversi_core::{BoardSize, Game, Position, Rules, TimeControl};
+use reversi_formats::xot::read_openings;
 
 /// `reversi match` options.
 #[derive(Debug, Args)]
@@ -124,7 +123,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
     let openings = if args.from_start {
         vec![Game::new(Position::start(BoardSize::EIGHT, Rules::Othello)); args.games.div_ceil(2)]
     } else {
-        read_openings(&path, args.games.div_ceil(2))?
+        read_openings(&path, ..args.games.div_ceil(2))?
     };
     let (mut sink, earlier) = match &args.out {
         Some(out) if args.resume => Sink::ggf_resume(out)?,

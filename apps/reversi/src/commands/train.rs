@@ -9,8 +9,9 @@ use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Subcommand};
 use reversi_engine::levels::Level;
 use reversi_engine::pattern::{Extras, PATTERN_NAMES};
+use reversi_engine::shard::Shard;
 use reversi_train::selfplay::{self, Output, RandomMoves};
-use reversi_train::{data, deep, duel, fit, human, label, measure, probcut, Shard};
+use reversi_train::{data, deep, duel, fit, human_scale, label, measure, probcut};
 
 use crate::data::{shared_data, xot_openings};
 
@@ -561,7 +562,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
             outln!("{}", duel::run(&options, &progress)?)?;
         }
         TrainCommand::HumanScale(a) => {
-            let options = human::Options {
+            let options = human_scale::Options {
                 wthor: a.wthor.unwrap_or_else(|| shared_data().join("wthor")),
                 openings: a.openings.unwrap_or_else(xot_openings),
                 analysis_level: a.analysis_level,
@@ -583,7 +584,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
                         let text = std::fs::read_to_string(path)
                             .with_context(|| format!("reading {}", path.display()))?;
                         Some(
-                            reversi_game::human::HumanScale::parse(&text)
+                            reversi_game::human_scale::HumanScale::parse(&text)
                                 .with_context(|| format!("reading {}", path.display()))?,
                         )
                     }
@@ -592,7 +593,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
             };
             // Ctrl-C ends the process; nothing is written before the end.
             let stop = std::sync::atomic::AtomicBool::new(false);
-            let report = human::run(&options, &stop, &progress)?;
+            let report = human_scale::run(&options, &stop, &progress)?;
             outln!("{report}")?;
             let text = report.scale.to_text();
             match a.out {

@@ -21,7 +21,7 @@ use super::game::Note;
 use super::theme::Theme;
 use super::worker::{Job, Report, Workers};
 use reversi_game::analysis::{Analysis, Verdict};
-use reversi_game::human::{rating_level, HumanScale};
+use reversi_game::human_scale::{rating_level, HumanScale};
 use reversi_game::{outcome_text, player_name, record_note, Replay};
 use reversi_store::History;
 

@@ -193,7 +193,7 @@ fn describe(p: Player) -> String {
         Player::Human => "human".into(),
         Player::Computer(Ai::Level(level)) => {
             let spec = level.spec();
-            let like = reversi_game::human::level_rating(level)
+            let like = reversi_game::human_scale::level_rating(level)
                 .map_or_else(String::new, |r| format!(", like a {r} player"));
             format!(
                 "computer, {}{like} (depth {}, exact from {} empties, up to {} s a move)",

@@ -4,7 +4,8 @@
 //!
 //! Every search is one thread on a cleared table to a fixed depth, so a position's result
 //! does not depend on which process searched it, in which order, or next to what: shards of
-//! one build ([`Shard`]) merge ([`Book::merge`]) into the book a single process builds.
+//! one build ([`Shard`], split by a hash of each position's key) merge ([`Book::merge`]) into
+//! the book a single process builds.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -16,27 +17,8 @@ use reversi_core::Move;
 use super::{playing, Book, Child, Key};
 use crate::engine::{Engine, Limits};
 use crate::search::probcut::NO_SELECTIVITY;
+use crate::shard::Shard;
 use crate::{Board, ScoreKind, Sq};
-
-/// One part of a build split `count` ways: the positions whose key hashes to `index`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Shard {
-    /// Which part, from 0.
-    pub index: u32,
-    /// How many parts.
-    pub count: u32,
-}
-
-impl Shard {
-    /// The whole build in one part.
-    pub const ALL: Shard = Shard { index: 0, count: 1 };
-
-    /// Whether the position of `key` belongs to this part.
-    #[must_use]
-    pub(crate) fn holds(self, key: &Key) -> bool {
-        self.count <= 1 || key.shard_hash() % u64::from(self.count) == u64::from(self.index)
-    }
-}
 
 /// How positions are searched.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -199,7 +181,10 @@ pub fn extend(book: &mut Book, count: usize, margin: i32) -> usize {
 pub fn pending(book: &Book, opts: SearchOptions, shard: Shard) -> Vec<Key> {
     let mut keys: Vec<Key> = book
         .iter()
-        .filter(|(key, r)| (r.depth == 0 || (!r.exact && r.depth < opts.depth)) && shard.holds(key))
+        .filter(|(key, r)| {
+            (r.depth == 0 || (!r.exact && r.depth < opts.depth))
+                && shard.holds_hash(key.shard_hash())
+        })
         .map(|(key, _)| *key)
         .collect();
     keys.sort_unstable();

@@ -9,7 +9,7 @@
 
 use std::fmt;
 
-use super::{Book, Key, Record};
+use super::{Book, BookEntry, Key};
 use crate::pattern::crc32;
 
 const MAGIC: &[u8; 8] = b"RVRSBOOK";
@@ -194,7 +194,7 @@ impl Book {
             last = Some(key);
             book.records.insert(
                 key,
-                Record {
+                BookEntry {
                     games: le_u32(r, 16),
                     value: (value != NO_VALUE).then_some(value),
                     leaf: (r[21] != NO_LEAF).then_some((r[21], leaf_value)),

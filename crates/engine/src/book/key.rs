@@ -63,7 +63,7 @@ pub(crate) use reversi_core::bit_symmetry::{image, image_square, inverse};
 mod tests {
     use super::*;
     use crate::pattern::transform;
-    use crate::rng::XorShift64;
+    use reversi_core::XorShift64;
 
     /// Checks the shift formulas against the pattern evaluation's loop.
     fn agrees_with_pattern_transform(bits: u64) -> bool {

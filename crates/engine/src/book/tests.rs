@@ -6,9 +6,10 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use super::build::{self, SearchOptions, Shard};
+use super::build::{self, SearchOptions};
 use super::file::BookError;
 use super::*;
+use crate::shard::Shard;
 
 fn sq(name: &str) -> Sq {
     let b = name.as_bytes();

@@ -8,7 +8,7 @@
 
 use std::fmt;
 
-use super::{image_square, Book, Key, Record};
+use super::{image_square, Book, BookEntry, Key};
 use crate::Board;
 
 /// A line of a text book that does not read.
@@ -154,7 +154,7 @@ impl Book {
                 return Err(err("the side to move has no legal move".into()));
             }
             let (key, s) = Key::of(board);
-            let mut r = Record::default();
+            let mut r = BookEntry::default();
             for field in fields.split_whitespace() {
                 let (name, value) = field.split_once('=').unwrap_or((field, ""));
                 let bad = || err(format!("bad field {field:?}"));

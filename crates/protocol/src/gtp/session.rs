@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use reversi_core::{BoardSize, Color, Game, Move, Position, Rules, Score};
 use reversi_engine::engine::{Engine, Limits};
 use reversi_engine::levels::Level;
-use reversi_engine::time::TimeControl;
+use reversi_engine::time::TimeBudget;
 use reversi_engine::Board;
 
 use super::command::{Command, Request, COMMANDS};
@@ -329,7 +329,7 @@ impl Session {
     /// without a time limit.
     ///
     /// In main time (or with absolute time) the clock is shared out over the moves to come by
-    /// [`TimeControl::Clock`], a byo-yomi that follows counting as an increment; in byo-yomi
+    /// [`TimeBudget::Clock`], a byo-yomi that follows counting as an increment; in byo-yomi
     /// each of the stones left gets an equal part of 90 % of the period's time left. The
     /// clock is the one `time_left` last reported, or, without one, the main time, less
     /// what the engine has spent since.
@@ -341,24 +341,24 @@ impl Session {
             stones: 0,
         });
         let per_stone = |left: Duration, stones: u32| {
-            TimeControl::PerMove(left.mul_f64(0.9) / stones.max(1)).budget(empties)
+            TimeBudget::PerMove(left.mul_f64(0.9) / stones.max(1)).for_move(empties)
         };
         let budget = if clock.stones > 0 {
             per_stone(clock.left, clock.stones)
         } else if t.stones > 0 {
             let increment = t.byo_yomi / t.stones;
-            let main = TimeControl::Clock {
+            let main = TimeBudget::Clock {
                 remaining: clock.left,
                 increment,
             }
-            .budget(empties);
+            .for_move(empties);
             main.max(per_stone(t.byo_yomi, t.stones))
         } else {
-            TimeControl::Clock {
+            TimeBudget::Clock {
                 remaining: clock.left,
                 increment: Duration::ZERO,
             }
-            .budget(empties)
+            .for_move(empties)
         };
         Some(budget.max(Duration::from_millis(1)))
     }

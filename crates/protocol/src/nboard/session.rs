@@ -16,7 +16,7 @@ use reversi_engine::book::build::{self as book_build, SearchOptions};
 use reversi_engine::book::{Book, BookMove};
 use reversi_engine::engine::{Engine, Limits};
 use reversi_engine::levels::Level;
-use reversi_engine::time::TimeControl as TimeBudget;
+use reversi_engine::time::TimeBudget;
 use reversi_engine::{Board, FromPositionError, ScoreKind, Sq, Thinking};
 use reversi_formats::ggf::parse_ggf;
 
@@ -335,7 +335,7 @@ impl Session {
                 remaining: left,
                 increment: clock.increment,
             }
-            .budget(empties),
+            .for_move(empties),
         )
     }
 

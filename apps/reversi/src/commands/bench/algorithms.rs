@@ -1,15 +1,15 @@
 //! `reversi bench algorithms`: the classic algorithms on the same positions, depth by depth —
 //! states explored, time, the ratio to minimax — and a check that they agree on every value.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
-use reversi_core::{parse_transcript, BoardSize, Move, Position, Rules};
+use reversi_core::{BoardSize, Move, Position, Rules, XorShift64};
 use reversi_engine::classic::{self, Algorithm};
-use reversi_engine::rng::XorShift64;
+use reversi_formats::xot::read_openings;
 
 /// Plies of the random walk that makes the positions of boards other than 8x8.
 const WALK_PLIES: usize = 6;
@@ -25,7 +25,10 @@ pub fn run(
     }
     let positions = if size == BoardSize::EIGHT {
         let path = openings.unwrap_or_else(crate::data::xot_openings);
-        xot_positions(&path, count)?
+        read_openings(&path, ..count)?
+            .into_iter()
+            .map(|game| game.current().clone())
+            .collect()
     } else {
         walk_positions(size, count)
     };
@@ -101,32 +104,6 @@ fn ratio(states: u64, minimax: u64) -> String {
     } else {
         format!("{:.3}", states as f64 / minimax as f64)
     }
-}
-
-/// The first `count` openings of an XOT file (one transcript a line) on 8x8 Othello.
-fn xot_positions(path: &Path, count: usize) -> anyhow::Result<Vec<Position>> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read the openings {}", path.display()))?;
-    let start = Position::start(BoardSize::EIGHT, Rules::Othello);
-    let mut out = Vec::with_capacity(count);
-    for (i, line) in text.lines().filter(|l| !l.trim().is_empty()).enumerate() {
-        if out.len() == count {
-            break;
-        }
-        let game = parse_transcript(line.trim(), start.clone())
-            .with_context(|| format!("{}:{}", path.display(), i + 1))?;
-        if !game.is_over() {
-            out.push(game.current().clone());
-        }
-    }
-    if out.len() < count {
-        bail!(
-            "{} holds only {} openings, {count} asked for",
-            path.display(),
-            out.len()
-        );
-    }
-    Ok(out)
 }
 
 /// `count` positions reached by a fixed-seed random walk of a few plies from the Othello start.

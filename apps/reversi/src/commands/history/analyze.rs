@@ -11,7 +11,7 @@ use reversi_engine::levels::Level;
 use reversi_store::{GameId, Store};
 
 use reversi_game::analysis::{analyze, Analysis, Verdict};
-use reversi_game::human::{rating_level, HumanScale, OPENING_PLIES};
+use reversi_game::human_scale::{rating_level, HumanScale, OPENING_PLIES};
 
 pub fn run(store: &Store, id: GameId, level: Option<&str>) -> anyhow::Result<ExitCode> {
     let level = match level {

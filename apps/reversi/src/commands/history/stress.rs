@@ -6,8 +6,7 @@ use std::io::Write;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use reversi_core::{BoardSize, Game, Rules};
-use reversi_engine::rng::XorShift64;
+use reversi_core::{BoardSize, Game, Rules, XorShift64};
 use reversi_store::{MoveRecord, NewGame, Player, Store};
 
 pub fn run(store: &mut Store, seconds: u64) -> anyhow::Result<ExitCode> {

@@ -1,6 +1,7 @@
 //! A part of a job split across processes or machines (`--shard K/N`): the units whose
-//! number is K modulo N. Shard files (shard.rs) and self-play games files (games.rs) both
-//! name the part they hold.
+//! number is K modulo N. The book build splits its positions this way (by a hash of their
+//! key), and the training commands their games and files; shard files and self-play games
+//! files name the part they hold.
 
 use std::fmt;
 use std::str::FromStr;
@@ -16,12 +17,24 @@ pub struct Shard {
 }
 
 impl Shard {
+    /// The whole job in one part.
+    pub const ALL: Shard = Shard { index: 0, count: 1 };
+
     /// Whether unit `number` (counting from 0) belongs to this shard.
+    #[must_use]
     pub fn holds(self, number: usize) -> bool {
-        number % self.count == self.index
+        self.holds_hash(number as u64)
+    }
+
+    /// Whether a unit named by a 64-bit `hash` (a book position's key) belongs to this
+    /// shard; with one part (or none) every unit does.
+    #[must_use]
+    pub fn holds_hash(self, hash: u64) -> bool {
+        self.count <= 1 || hash % self.count as u64 == self.index as u64
     }
 
     /// The shard's file name for a target `STEM.bin`: `STEM-K-of-N.bin`.
+    #[must_use]
     pub fn file_name(self, stem: &str) -> String {
         format!("{stem}-{}-of-{}.bin", self.index, self.count)
     }
@@ -37,7 +50,7 @@ impl fmt::Display for Shard {
 ///
 /// # Examples
 /// ```
-/// use reversi_train::Shard;
+/// use reversi_engine::shard::Shard;
 ///
 /// let shard: Shard = "1/4".parse().unwrap();
 /// assert_eq!(shard, Shard { index: 1, count: 4 });
@@ -77,3 +90,33 @@ impl fmt::Display for ParseShardError {
 }
 
 impl std::error::Error for ParseShardError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shard_parsing() {
+        let parse = |text: &str| text.parse::<Shard>().map_err(|e| e.to_string());
+        assert_eq!(parse("1/4"), Ok(Shard { index: 1, count: 4 }));
+        assert!(parse("4/4").is_err_and(|e| e.contains("0 <= K < N")));
+        assert!(parse("0/0").is_err());
+        assert!(parse("x").is_err());
+        assert_eq!(Shard { index: 1, count: 4 }.to_string(), "1/4");
+    }
+
+    #[test]
+    fn every_unit_in_exactly_one_shard() {
+        for count in 1..6 {
+            for unit in 0..40u64 {
+                let holders = (0..count)
+                    .filter(|&index| Shard { index, count }.holds_hash(unit))
+                    .count();
+                assert_eq!(holders, 1, "unit {unit} of {count} shards");
+                let by_number = Shard { index: 0, count }.holds(unit as usize);
+                assert_eq!(by_number, Shard { index: 0, count }.holds_hash(unit));
+            }
+        }
+        assert!(Shard::ALL.holds(12345) && Shard::ALL.holds_hash(u64::MAX));
+    }
+}

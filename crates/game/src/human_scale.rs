@@ -6,9 +6,8 @@
 
 use std::fmt;
 
-use reversi_core::{BoardSize, Color};
+use reversi_core::{BoardSize, Color, XorShift64};
 use reversi_engine::levels::Level;
-use reversi_engine::rng::XorShift64;
 
 use crate::analysis::{Analysis, Verdict};
 use crate::ladder::{self, Rung};

@@ -1,13 +1,14 @@
-//! The program's one seeded generator (xorshift64): the computer players' random choices,
-//! the benchmarks' fixed walks and the history stress test all draw from it, so that a seed
-//! replays the same games everywhere. (The tests' `reversi-testkit` keeps a copy of the same
-//! sequence, because that crate depends on no crate of the workspace.)
+//! The workspace's one seeded generator (xorshift64): the computer players' random choices,
+//! the benchmarks' fixed walks, self-play's random openings, the history stress test and the
+//! tests' `reversi_testkit::Rng` all draw from it, so that a seed replays the same games
+//! everywhere. It lives here, at the bottom, because the tests' helper crate can depend on
+//! this crate alone (whose own tests do not use that helper) without a dependency loop.
 
 /// A xorshift64 generator: fast, small, and the same sequence on every machine.
 ///
 /// # Examples
 /// ```
-/// use reversi_engine::rng::XorShift64;
+/// use reversi_core::XorShift64;
 ///
 /// let mut a = XorShift64::new(7);
 /// let mut b = XorShift64::new(7);

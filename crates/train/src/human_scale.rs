@@ -16,15 +16,15 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use reversi_arena::{fit_ratings, read_openings, Encounter, RatingFit, RatingsError};
-use reversi_core::{BoardSize, Color, Game, Move, Position, Rules, Square};
+use reversi_arena::{fit_ratings, Encounter, RatingFit, RatingsError};
+use reversi_core::{BoardSize, Color, Game, Move, Position, Rules, Square, XorShift64};
 use reversi_engine::ai::{Ai, Computer};
 use reversi_engine::engine::Engine;
 use reversi_engine::levels::Level;
-use reversi_engine::rng::XorShift64;
-use reversi_formats::wthor::{parse_names, parse_wtb, WthorError};
+use reversi_formats::wthor::{list_files, parse_names, parse_wtb, WthorError};
+use reversi_formats::xot::{read_openings, OpeningsError};
 use reversi_game::analysis::{analyze_alone, Analysis, Verdict};
-use reversi_game::human::{Band, Curve, CurveError, HumanScale, LevelLoss, OPENING_PLIES};
+use reversi_game::human_scale::{Band, Curve, CurveError, HumanScale, LevelLoss, OPENING_PLIES};
 
 use crate::{parallel, Progress};
 
@@ -74,7 +74,7 @@ pub enum HumanScaleError {
     /// A folder without `.wtb` files.
     NoWthorFiles(PathBuf),
     /// The openings do not read.
-    Openings(reversi_arena::OpeningsError),
+    Openings(OpeningsError),
     /// The ratings cannot be fitted.
     Ratings(RatingsError),
     /// The bands give no decreasing curve.
@@ -216,7 +216,7 @@ impl Report {
 
 fn read_wthor(dir: &Path) -> Result<(Vec<Played>, Vec<String>), HumanScaleError> {
     let read = |path: &Path| fs::read(path).map_err(|e| HumanScaleError::Read(path.into(), e));
-    let files = crate::data::wthor_files(dir).map_err(|e| HumanScaleError::Read(dir.into(), e))?;
+    let files = list_files(dir).map_err(|e| HumanScaleError::Read(dir.into(), e))?;
     if files.is_empty() {
         return Err(HumanScaleError::NoWthorFiles(dir.into()));
     }
@@ -286,7 +286,7 @@ pub fn run(
 
     // The levels, each against itself from the first XOT openings.
     let openings =
-        read_openings(&opts.openings, opts.level_games).map_err(HumanScaleError::Openings)?;
+        read_openings(&opts.openings, ..opts.level_games).map_err(HumanScaleError::Openings)?;
     let mut levels = Vec::new();
     let mut level_seconds = Vec::new();
     for &level in &opts.levels {
