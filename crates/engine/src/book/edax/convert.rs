@@ -1,5 +1,5 @@
 //! Edax's book and this program's: what each field of an Edax position becomes in a
-//! [`Record`] and back.
+//! [`BookEntry`] and back.
 //!
 //! - The board keys the record (Edax's orientation is the book's key; another orientation
 //!   is turned, its moves with it).
@@ -24,7 +24,7 @@ use super::{
     EdaxBook, EdaxBookError, EdaxDate, EdaxHeader, EdaxLink, EdaxPosition, PositionProblem,
     HEADER_LEN, MAX_LEVEL, NO_MOVE, PASS, RELEASE, SCORE_INF,
 };
-use crate::book::{image_square, Book, Child, Key, Record};
+use crate::book::{image_square, Book, BookEntry, Child, Key};
 use crate::Board;
 
 /// Edax's default error of a midgame search, in discs (`book_init`).
@@ -127,7 +127,7 @@ impl Book {
             let (depth, exact) = searched(p.level, board.empties().count_ones());
             book.records.insert(
                 key,
-                Record {
+                BookEntry {
                     games: 0,
                     value: None,
                     leaf: leaf.map(|(sq, v)| (image_square(u32::from(sq), s) as u8, v)),

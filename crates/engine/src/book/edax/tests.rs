@@ -6,8 +6,8 @@
 
 use super::*;
 use crate::book::{Book, Key, SHIPPED};
-use crate::rng::XorShift64;
 use crate::{Board, Sq};
+use reversi_core::XorShift64;
 
 /// A tiny Edax book written by [`Book::to_edax`] from [`tiny_book`] and checked by hand
 /// against the layout (see [`the_tiny_book_has_edax_layout`]).
