@@ -54,7 +54,9 @@ impl TimeBudget {
             } => {
                 let my_moves = empties.div_ceil(2).max(1);
                 let plan = my_moves.saturating_sub(4).clamp(1, 25);
-                let share = remaining / plan + increment.mul_f64(0.9);
+                // Saturating: a clock of centuries (a controller's way to say "no limit")
+                // must not overflow.
+                let share = (remaining / plan).saturating_add(increment.mul_f64(0.9));
                 let cap = remaining.mul_f64(0.4);
                 share
                     .min(cap)

@@ -396,6 +396,12 @@ fn parse_one(text: &str) -> Result<(GgfGame, usize), GgfErrorKind> {
             "TY" => {
                 let n = size_of_type(&value)
                     .ok_or_else(|| GgfErrorKind::BadSize(format!("TY[{value}] names no size")))?;
+                // Each TY kept is written back, so they must all name one size.
+                if let Some(earlier) = ty_size.filter(|&earlier| earlier != n) {
+                    return Err(GgfErrorKind::BadSize(format!(
+                        "one TY says {earlier}, another {n}"
+                    )));
+                }
                 ty_size = Some(n);
                 // A bare size is implied by BO and written back from it; keep anything more.
                 if value.trim() != n.to_string() {

@@ -279,8 +279,11 @@ pub fn parse_wtb(bytes: &[u8]) -> Result<Database, WthorError> {
 pub fn write_wtb(db: &Database) -> Vec<u8> {
     let mut out = Vec::with_capacity(HEADER_LEN + GAME_LEN * db.games.len());
     let (year, month, day) = db.header.created;
-    out.push((year / 100) as u8);
-    out.push((year % 100) as u8);
+    // Century and year bytes; a year byte past 99 (which the reader takes as it is) keeps
+    // every year the reader can give, up to 255 * 100 + 255, written back as it was read.
+    let century = u8::try_from(year / 100).unwrap_or(u8::MAX);
+    out.push(century);
+    out.push(u8::try_from(year - u16::from(century) * 100).unwrap_or(u8::MAX));
     out.push(month);
     out.push(day);
     out.extend_from_slice(&(db.games.len() as u32).to_le_bytes());

@@ -204,9 +204,11 @@ fn number<T: std::str::FromStr>(
         .map_err(|_| ParseCommandError::Syntax(format!("{what} {text:?} is not a number")))
 }
 
+/// A number of seconds that a [`std::time::Duration`] holds: not negative, not NaN, and
+/// under about 584 billion years.
 fn seconds(args: &[&str], i: usize, what: &str) -> Result<f64, ParseCommandError> {
     let s: f64 = number(args, i, what)?;
-    if s.is_finite() && s >= 0.0 {
+    if s >= 0.0 && std::time::Duration::try_from_secs_f64(s).is_ok() {
         Ok(s)
     } else {
         Err(ParseCommandError::Syntax(format!(
@@ -309,6 +311,8 @@ mod tests {
             })
         );
         assert!(command("time_left b -1 0").is_err());
+        assert!(command("time_settings 1e20 0 0").is_err());
+        assert!(command("time_left w inf 0").is_err());
         assert!(command("boardsize eight").is_err());
     }
 

@@ -104,6 +104,13 @@ fn start() -> Game {
     Game::new(Position::start(BoardSize::EIGHT, Rules::Othello))
 }
 
+/// `seconds` as a duration; the parser refuses what none holds, but a command may be built
+/// by hand.
+fn duration(seconds: f64) -> Result<Duration, String> {
+    Duration::try_from_secs_f64(seconds)
+        .map_err(|_| format!("syntax error ({seconds} seconds is not a time)"))
+}
+
 fn index(color: Color) -> usize {
     match color {
         Color::Black => 0,
@@ -217,8 +224,8 @@ impl Session {
                 stones,
             } => {
                 self.time = Some(TimeSettings {
-                    main: Duration::from_secs_f64(main),
-                    byo_yomi: Duration::from_secs_f64(byo_yomi),
+                    main: duration(main)?,
+                    byo_yomi: duration(byo_yomi)?,
                     stones,
                 });
                 self.clocks = [None, None];
@@ -230,7 +237,7 @@ impl Session {
                 stones,
             } => {
                 self.clocks[index(color)] = Some(Clock {
-                    left: Duration::from_secs_f64(seconds),
+                    left: duration(seconds)?,
                     stones,
                 });
                 empty()
