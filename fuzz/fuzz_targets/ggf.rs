@@ -24,7 +24,7 @@ fuzz_target!(|data: &[u8]| {
         }
         let written = write_ggf(game);
         match parse_ggf(&written) {
-            Ok(again) => assert_eq!(again, [game.clone()], "written as {written:?}"),
+            Ok(again) => assert_eq!(again, std::slice::from_ref(game), "written as {written:?}"),
             Err(e) => panic!("{written:?}, written from a game read, does not read: {e}"),
         }
     }

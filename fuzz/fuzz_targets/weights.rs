@@ -16,7 +16,7 @@ use reversi_fuzz::{steer, walk, with_crc};
 
 /// Weights of one to three stages, mostly zero, with the values the bytes give at the
 /// places they give (three bytes a value: two for the place, one for the value).
-fn made(byte: u8, bytes: &[u8]) -> Weights {
+fn weights_from(byte: u8, bytes: &[u8]) -> Weights {
     let stages = 1 + usize::from(byte >> 2) % 3;
     let extras = Extras {
         mobility: byte & 0x20 != 0,
@@ -43,10 +43,14 @@ fn run(data: &[u8]) {
     let Some((byte, rest)) = steer(data) else {
         return;
     };
-    let bytes = match byte % 3 {
-        0 => rest.to_vec(),
-        1 => with_crc(rest),
-        _ => made(byte, rest).to_bytes(),
+    // Weights made here are written and read back; bytes given are read, written and read.
+    let (bytes, made) = match byte % 3 {
+        0 => (rest.to_vec(), None),
+        1 => (with_crc(rest), None),
+        _ => {
+            let w = weights_from(byte, rest);
+            (w.to_bytes(), Some(w))
+        }
     };
     if let Ok(net) = NetWeights::from_bytes(&bytes) {
         let written = net.to_bytes();
@@ -59,13 +63,21 @@ fn run(data: &[u8]) {
             Err(e) => panic!("networks read do not read back: {e}"),
         }
     }
-    let Ok(weights) = Weights::from_bytes(&bytes) else {
-        return;
+    let weights = match (Weights::from_bytes(&bytes), made) {
+        (Ok(read), Some(made)) => {
+            assert!(read == made, "the weights made read back differently");
+            read
+        }
+        (Err(e), Some(_)) => panic!("the weights made do not read back: {e}"),
+        (Ok(read), None) => {
+            match Weights::from_bytes(&read.to_bytes()) {
+                Ok(again) => assert!(again == read, "the weights read back differently"),
+                Err(e) => panic!("weights read do not read back: {e}"),
+            }
+            read
+        }
+        (Err(_), None) => return,
     };
-    match Weights::from_bytes(&weights.to_bytes()) {
-        Ok(again) => assert!(again == weights, "the weights read back differently"),
-        Err(e) => panic!("weights read do not read back: {e}"),
-    }
     let eval = PatternEval::new(&weights);
     for board in walk(Board::START, u64::MAX, rest.get(..60).unwrap_or(rest)) {
         let v = eval.evaluate(board, u64::MAX);
