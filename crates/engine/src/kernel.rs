@@ -8,7 +8,7 @@
 //!
 //! [`selected`] is the tier in use, decided at the first call; [`cap`] holds a process to a
 //! lower tier even where a higher one would run (the program's `REVERSI_KERNEL=portable` or
-//! `x86-64-v3`), so that tests and benchmarks can compare them. The kernels call [`simd`].
+//! `x86-64-v3`), so that tests and benchmarks can compare them. The kernels call `simd`.
 
 mod tier;
 

@@ -90,7 +90,7 @@ fn check_moves(board: Board, p: &EdaxPosition) -> Result<Option<(u8, i8)>, Posit
 }
 
 impl Book {
-    /// The book an Edax book holds (see the [module documentation](self)): every position
+    /// The book an Edax book holds (see [`crate::book::edax`]): every position
     /// with its leaf, the depth its level gives and the values backed up over its links.
     /// The book's depth is the level of the Edax book's header.
     ///
@@ -161,7 +161,7 @@ impl Book {
         Ok(book)
     }
 
-    /// The Edax book of this book, saved at `date` (see the [module documentation](self)).
+    /// The Edax book of this book, saved at `date` (see [`crate::book::edax`]).
     /// [`Book::from_edax`] of it gives this book back, but for the game counts, a midgame
     /// search no Edax level describes (written at a shallower level) and a leaf that has
     /// become a book move while its position waits for a new search (Edax drops it).
