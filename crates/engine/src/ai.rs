@@ -146,7 +146,8 @@ pub struct Computer {
     ai: Ai,
     seed: u64,
     rng: XorShift64,
-    engine: Option<Arc<Engine>>,
+    /// Shared with the [`Advisor`] that made the player; filled at the first search when empty.
+    engine: Arc<OnceLock<Arc<Engine>>>,
     time_limit: Option<Duration>,
     book: Option<Arc<Book>>,
 }
@@ -155,7 +156,7 @@ impl fmt::Debug for Computer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Computer")
             .field("ai", &self.ai)
-            .field("own_engine", &self.engine.is_some())
+            .field("engine_made", &self.engine.get().is_some())
             .field("time_limit", &self.time_limit)
             .field("book", &self.book.is_some())
             .finish_non_exhaustive()
@@ -231,7 +232,7 @@ impl Advisor {
     #[must_use]
     pub fn computer(&self, ai: Ai, seed: u64) -> Computer {
         Computer::new(ai, seed)
-            .with_engine(Arc::clone(self.engine()))
+            .sharing_engine(Arc::clone(&self.engine))
             .with_book(self.book.clone())
     }
 
@@ -361,7 +362,7 @@ impl Computer {
             ai,
             seed,
             rng: XorShift64::new(seed | 1),
-            engine: None,
+            engine: Arc::new(OnceLock::new()),
             time_limit: None,
             book: book::shipped(),
         }
@@ -378,7 +379,14 @@ impl Computer {
     /// table, or a program that shares one).
     #[must_use]
     pub fn with_engine(mut self, engine: Arc<Engine>) -> Computer {
-        self.engine = Some(engine);
+        self.engine = Arc::new(OnceLock::from(engine));
+        self
+    }
+
+    /// The same player searching with the engine of `cell`, made there at the first search
+    /// of any player sharing it if not yet (an advisor's: making a player makes no engine).
+    fn sharing_engine(mut self, cell: Arc<OnceLock<Arc<Engine>>>) -> Computer {
+        self.engine = cell;
         self
     }
 
@@ -428,7 +436,7 @@ impl Computer {
     ) -> Option<Decision> {
         // The player's own engine's clock, else the system's (a platform without one hands
         // every player an engine of its own).
-        let own_engine = self.engine.clone();
+        let own_engine = self.engine.get().cloned();
         let system;
         let clock: &dyn Clock = match &own_engine {
             Some(engine) => engine.clock().as_ref(),
@@ -532,13 +540,10 @@ impl Computer {
                 }
                 let own = spec.move_time(pos.empty_count().try_into().unwrap_or(60));
                 let time = self.time_limit.map_or(own, |t| t.min(own));
-                let engine = match own_engine.clone() {
-                    Some(engine) => engine,
-                    None => Arc::clone(
-                        self.engine
-                            .insert(Arc::new(Engine::new(HASH_MB, engine::default_threads()))),
-                    ),
-                };
+                let engine = Arc::clone(
+                    self.engine
+                        .get_or_init(|| Arc::new(Engine::new(HASH_MB, engine::default_threads()))),
+                );
                 let engine = engine.as_ref();
                 match spec.allowance {
                     None => level_search(engine, pos, level, time, stop, progress, started, false),
