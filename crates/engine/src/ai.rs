@@ -538,7 +538,7 @@ impl Computer {
                         },
                     });
                 }
-                let own = spec.move_time(pos.empty_count().try_into().unwrap_or(60));
+                let own = level_time(level, pos);
                 let time = self.time_limit.map_or(own, |t| t.min(own));
                 let engine = Arc::clone(
                     self.engine
