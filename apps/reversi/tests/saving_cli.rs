@@ -9,7 +9,7 @@ use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
 use reversi_core::{BoardSize, Color, Game, Move, Position, Rules, Square};
-use reversi_engine::ai::{Ai, Computer};
+use reversi_players::{Ai, Computer};
 use reversi_store::{GameId, PlayerKind, Status, Store};
 use reversi_testkit::{Output, TestCommand};
 

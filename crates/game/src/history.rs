@@ -5,7 +5,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use reversi_engine::ai::Ai;
+use reversi_players::Ai;
 
 use reversi_record::{Archive, GameId, GameInfo, PlayerKind, Status, StoreError, Writer};
 

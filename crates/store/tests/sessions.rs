@@ -7,11 +7,11 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 
 use reversi_core::{BoardSize, Color, Position, Rules, Score};
-use reversi_engine::ai::{Advisor, Ai};
 use reversi_game::{
     resume, Context, GameLog, LogError, LogHandle, LogId, LoggedMove, Player, ResumeError, Session,
     Settings,
 };
+use reversi_players::{Advisor, Ai};
 use reversi_store::{GameFilter, GameId, PlayerKind, Status, Store, StoreLog, StoredGame};
 
 fn settings(size: u8, black: &str, white: &str) -> Settings {

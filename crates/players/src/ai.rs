@@ -8,16 +8,15 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use reversi_core::{Move, Position};
+use reversi_core::{Move, Position, XorShift64};
+use reversi_engine::book::{self, Book};
+use reversi_engine::clock::{Clock, Stopwatch, SystemClock};
+use reversi_engine::engine::{self, Engine, Limits};
+use reversi_engine::levels::{Allowance, Level};
+use reversi_engine::{Board, Candidate, ScoreKind, Sq, Thinking};
 
-use crate::book::{self, Book};
 use crate::classic::{self, Algorithm};
-use crate::clock::{Clock, Stopwatch, SystemClock};
-use crate::engine::{self, Engine, Limits};
 use crate::heuristic::TERMINAL;
-use crate::levels::{Allowance, Level};
-use crate::{Board, Candidate, ScoreKind, Sq, Thinking};
-use reversi_core::XorShift64;
 
 /// A kind of computer player.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -121,8 +120,8 @@ pub struct Decision {
 /// ```
 /// use std::sync::atomic::AtomicBool;
 /// use reversi_core::{BoardSize, Move, Position, Rules};
-/// use reversi_engine::ai::{Ai, Computer};
 /// use reversi_engine::ScoreKind;
+/// use reversi_players::{Ai, Computer};
 ///
 /// let start = Position::start(BoardSize::EIGHT, Rules::Othello);
 /// let stop = AtomicBool::new(false);
@@ -279,7 +278,8 @@ impl Advisor {
     /// ```
     /// use std::sync::atomic::AtomicBool;
     /// use reversi_core::{BoardSize, Position, Rules};
-    /// use reversi_engine::{ai::Advisor, levels::Level};
+    /// use reversi_engine::levels::Level;
+    /// use reversi_players::Advisor;
     ///
     /// let start = Position::start(BoardSize::SIX, Rules::Othello);
     /// let advisor = Advisor::standard();
@@ -712,7 +712,7 @@ fn level_search(
 /// would solve this position exactly and all its moves lead to stored positions.
 fn solved_thinking(board: Board, mask: u64, level: Level) -> Option<Thinking> {
     let n = (mask & 0xff).count_ones() as u8;
-    let table = crate::solved::shipped(n)?;
+    let table = reversi_engine::solved::shipped(n)?;
     let empties = (board.empties() & mask).count_ones();
     if level.spec().exact_empties < empties {
         return None;
