@@ -28,8 +28,13 @@
 
 #![warn(missing_docs)]
 
+mod advisor;
 mod ai;
 pub mod classic;
+mod computer;
 mod heuristic;
+mod level;
 
-pub use ai::{Advisor, Ai, Computer, Decision, HintLine, ParseAiError};
+pub use advisor::{Advisor, HintLine};
+pub use ai::{Ai, ParseAiError};
+pub use computer::{Computer, Decision};
