@@ -4,8 +4,8 @@
 
 use std::sync::{Arc, OnceLock};
 
-use reversi_engine::ai::Advisor;
 use reversi_engine::book::Book;
+use reversi_players::Advisor;
 
 static ADVISOR: OnceLock<Advisor> = OnceLock::new();
 

@@ -6,7 +6,7 @@
 use std::sync::atomic::AtomicBool;
 
 use reversi_core::{BoardSize, Color, Move, Position, Rules, Score, Square};
-use reversi_engine::ai::{Ai, Computer};
+use reversi_players::{Ai, Computer};
 use reversi_testkit::{Output, TestCommand};
 
 /// Runs `reversi ARGS…` with `stdin` as its standard input.

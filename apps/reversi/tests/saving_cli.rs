@@ -8,8 +8,10 @@ use std::io::{Read, Write};
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
-use reversi_core::{BoardSize, Color, Game, Move, Position, Rules, Square};
-use reversi_engine::ai::{Ai, Computer};
+use reversi_core::{parse_transcript, BoardSize, Color, Game, Move, Position, Rules, Square};
+use reversi_engine::book::text::board_text;
+use reversi_engine::Board;
+use reversi_players::{Ai, Computer};
 use reversi_store::{GameId, PlayerKind, Status, Store};
 use reversi_testkit::{Output, TestCommand};
 
@@ -164,6 +166,45 @@ fn a_game_quit_half_way_is_listed_resumed_finished_and_replayed() {
     assert!(out.contains("1 added"), "{out}");
     let copy = Store::open(&fresh).unwrap().load_game(GameId(1)).unwrap();
     assert_eq!(copy.game, full);
+}
+
+/// `reversi history resume` ignored `--book` and `--no-book`: the resumed game's computer
+/// consulted the shipped book, as the library's default context does, not the program's.
+#[test]
+fn history_resume_consults_the_book_the_program_was_given() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("games.sqlite3");
+    // A book of two positions that no other book plays so: White answers f5 with d6, and
+    // f5 d6 c3 with g5 (the shipped book's best there is d3).
+    let after = |moves: &str| {
+        let start = Position::start(BoardSize::EIGHT, Rules::Othello);
+        let pos = parse_transcript(moves, start).unwrap().current().clone();
+        board_text(Board::from_position(&pos).unwrap().0)
+    };
+    let text = format!(
+        "{}; games=0 depth=10 leaf=d6:+0\n{}; games=0 depth=10 leaf=g5:+30\n",
+        after("f5"),
+        after("f5d6c3")
+    );
+    let txt = dir.path().join("book.txt");
+    let book = dir.path().join("book.bin");
+    std::fs::write(&txt, text).unwrap();
+    let (txt, book) = (txt.to_str().unwrap(), book.to_str().unwrap());
+    reversi(&db, &["book", "import", txt, "--out", book], "").assert_success();
+
+    let play = ["--book", book, "play", "--plain", "--black", "human"];
+    let out = reversi(
+        &db,
+        &[&play[..], &["--white", "ai:master"]].concat(),
+        "f5\nquit\n",
+    )
+    .assert_success()
+    .stdout;
+    assert!(out.contains("White (ai:master) plays d6"), "{out}");
+    let resume = ["--book", book, "history", "resume", "1", "--plain"];
+    let out = reversi(&db, &resume, "c3\nquit\n").assert_success().stdout;
+    assert!(out.contains("Resuming game 1 after 2 moves."), "{out}");
+    assert!(out.contains("White (ai:master) plays g5"), "{out}");
 }
 
 #[test]

@@ -12,7 +12,6 @@ use reversi_api::new_game::{self, NewGamePlan, NewGameRequest, RequestError};
 use reversi_api::upload::{read_games, UploadError};
 use reversi_api::view::{color_name, replay, GameExtras, GameView, InfoView, ReplayStep};
 use reversi_core::{BoardSize, Color, Game, Move, Position, Rules};
-use reversi_engine::ai::Advisor;
 use reversi_engine::clock::SharedClock;
 use reversi_formats::position::{parse_position, PositionInput};
 use reversi_game::convert::{to_ggf, to_transcript};
@@ -20,6 +19,7 @@ use reversi_game::{
     explore, stored_records, stored_settings, Context, LogHandle, LogId, Replay, Seats, Session,
     Table, TableError, Valuation,
 };
+use reversi_players::Advisor;
 use reversi_record::{Archive, GameFilter, GameId, Status, WebSeats};
 use serde::{Deserialize, Serialize};
 

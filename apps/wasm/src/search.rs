@@ -9,7 +9,6 @@ use std::time::Duration;
 use reversi_api::position::{after_forced_pass, PositionAnalysis};
 use reversi_api::view::{AnalysisView, CandidateView, ThinkingView};
 use reversi_core::Color;
-use reversi_engine::ai::{Advisor, Ai};
 use reversi_engine::bench;
 use reversi_engine::clock::SharedClock;
 use reversi_engine::engine::Engine;
@@ -17,6 +16,7 @@ use reversi_engine::levels::Level;
 use reversi_formats::position::PositionInput;
 use reversi_game::analysis::analyze_on;
 use reversi_game::{evaluation, EXPLORER_LEVEL};
+use reversi_players::{Advisor, Ai};
 use serde::Serialize;
 
 use crate::error::CallError;

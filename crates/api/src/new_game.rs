@@ -2,9 +2,9 @@
 //! the game's settings, start and record: the same rules for the server and the browser.
 
 use reversi_core::{BoardSize, Color, Position, Rules, TimeControl};
-use reversi_engine::ai::Ai;
 use reversi_formats::position::{parse_position, PositionInput};
 use reversi_game::{ParsePlayerError, Player, Settings};
+use reversi_players::Ai;
 use reversi_record::NewGame;
 use serde::Deserialize;
 

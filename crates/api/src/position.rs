@@ -2,10 +2,10 @@
 //! line expected after it) and its picture.
 
 use reversi_core::{Color, Move};
-use reversi_engine::ai::HintLine;
 use reversi_engine::levels::Level;
 use reversi_formats::position::PositionInput;
 use reversi_formats::svg::{position_svg, SvgOptions};
+use reversi_players::HintLine;
 use serde::Serialize;
 
 use crate::view::{color_name, CandidateView, PositionView};

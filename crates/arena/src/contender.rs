@@ -7,11 +7,11 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use reversi_core::{Color, Game, Move, TimeControl};
-use reversi_engine::ai::{Ai, Computer};
 use reversi_engine::book::Book;
 use reversi_engine::engine::Engine;
 use reversi_engine::levels::Level;
 use reversi_engine::time::TimeBudget;
+use reversi_players::{Ai, Computer};
 use reversi_protocol::{gtp, nboard};
 use reversi_store::{Player, PlayerKind};
 

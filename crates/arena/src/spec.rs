@@ -5,7 +5,7 @@ use std::fmt;
 use std::path::Path;
 use std::str::FromStr;
 
-use reversi_engine::ai::Ai;
+use reversi_players::Ai;
 
 /// The protocol an external engine speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

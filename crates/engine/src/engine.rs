@@ -301,7 +301,7 @@ impl Engine {
     /// `max` moves, passes included: after [`Engine::analyze`], the expected line after each
     /// root move. It stops where the table has no best move or the game ends.
     #[must_use]
-    pub(crate) fn line(&self, board: Board, mask: u64, max: usize) -> Vec<Move> {
+    pub fn line(&self, board: Board, mask: u64, max: usize) -> Vec<Move> {
         let eval = self.evaluator(mask);
         let flag = AtomicBool::new(false);
         let stopper = Stopper {

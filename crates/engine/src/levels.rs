@@ -94,7 +94,7 @@ impl Allowance {
     /// The index in `scores` (each move's score by the level's search, the best among them)
     /// of the move to play, given a uniformly random `roll`.
     #[must_use]
-    pub(crate) fn pick(&self, scores: &[i32], roll: u64) -> usize {
+    pub fn pick(&self, scores: &[i32], roll: u64) -> usize {
         let Some(best) = (0..scores.len()).max_by_key(|&i| (scores[i], std::cmp::Reverse(i)))
         else {
             return 0;

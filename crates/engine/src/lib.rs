@@ -1,4 +1,6 @@
-//! The 8x8 Othello engine: bitboards, move generation and perft.
+//! The 8x8 Othello engine: bitboards, move generation and perft, the evaluation, the search
+//! ([`engine::Engine`]), the levels, the opening book and the solved openings of the small
+//! boards. The computer players built on it, for every board size, live in `reversi-players`.
 //!
 //! Boards are side-relative: [`Board`] holds the discs of the side to move (`player`) and of
 //! its opponent as two `u64`, bit `8 * row + col` for a square (`a1` = bit 0, `h8` = bit 63).
@@ -6,10 +8,9 @@
 //! squares; the squares outside the mask stay empty, so rays stop there by themselves.
 //! A square crosses the public API as an [`Sq`] (its bit index, never a sentinel).
 //!
-//! Searches, by the [`engine::Engine`] on bitboards or by an [`ai::Computer`] player on any
-//! position, report in one vocabulary: a [`Thinking`] with the best [`Candidate`], the line
-//! expected from it and every root move scored, each score saying what it is worth
-//! ([`ScoreKind`]).
+//! Searches report in one vocabulary, which the computer players of `reversi-players` speak
+//! too on any position: a [`Thinking`] with the best [`Candidate`], the line expected from it
+//! and every root move scored, each score saying what it is worth ([`ScoreKind`]).
 //!
 //! Move generation, flips and the pattern indices come in two kernel sets: portable scalar
 //! code that runs everywhere, and AVX2/BMI2 code compiled into every x86-64 build. The hot
@@ -30,16 +31,13 @@
 
 #![warn(missing_docs)]
 
-pub mod ai;
 pub mod bench;
 mod board;
 pub mod book;
-pub mod classic;
 pub mod clock;
 pub mod engine;
 pub mod eval;
 mod flip;
-mod heuristic;
 pub mod kernel;
 mod lanes;
 pub mod levels;

@@ -1,5 +1,5 @@
 //! What a search reports, in the same words from the bitboard [`Engine`](crate::engine::Engine)
-//! and from the [`Computer`](crate::ai::Computer) players: the best [`Candidate`] and the line
+//! and from the computer players (`reversi-players`): the best [`Candidate`] and the line
 //! expected from it, every root move scored, and what the scores are worth ([`ScoreKind`]).
 
 use std::fmt;

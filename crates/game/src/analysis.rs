@@ -8,11 +8,11 @@ use std::time::Duration;
 use reversi_core::{Color, Game, Move, Position, Score};
 use std::sync::Arc;
 
-use reversi_engine::ai::Advisor;
 use reversi_engine::book::Book;
 use reversi_engine::engine::Engine;
 use reversi_engine::levels::Level;
 use reversi_engine::{Candidate, ScoreKind};
+use reversi_players::Advisor;
 
 /// A loss of this many discs or more is a mistake.
 pub const MISTAKE: i32 = 4;

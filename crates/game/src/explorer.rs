@@ -5,9 +5,9 @@
 use std::sync::atomic::AtomicBool;
 
 use reversi_core::{Color, Move, Position};
-use reversi_engine::ai::Advisor;
 use reversi_engine::levels::Level;
 use reversi_engine::Candidate;
+use reversi_players::Advisor;
 use reversi_record::{Archive, ExplorerMove, StoreError};
 
 /// The level whose search values the moves the book does not have: quick (a few plies,

@@ -5,13 +5,13 @@
 use std::fmt;
 use std::time::Duration;
 
-use reversi_engine::ai::Ai;
+use reversi_players::Ai;
 
 use reversi_record::{Archive, GameId, GameInfo, PlayerKind, Status, StoreError, Writer};
 
 use crate::log::{LogHandle, LogId, LoggedMove};
 use crate::player::Player;
-use crate::session::Session;
+use crate::session::{Context, Session};
 use crate::settings::Settings;
 
 /// The name the history gives the program's computer players.
@@ -103,7 +103,8 @@ fn player_of(id: GameId, p: &reversi_record::Player) -> Result<Player, ResumeErr
 }
 
 /// The game `id` of `store`, in progress, as a session with the same players that adds its
-/// moves to the same record through `log`.
+/// moves to the same record through `log`, in `context` (the program's clock, and its
+/// engine and book for the computer players: a resumed game consults what a new one would).
 ///
 /// # Errors
 /// No such game, a game that has ended, a computer player that is not known, or a database
@@ -113,12 +114,14 @@ pub fn resume(
     id: GameId,
     seed: u64,
     log: Option<LogHandle>,
+    context: Context,
 ) -> Result<Session, ResumeError> {
     resume_as(
         store,
         id,
         seed,
         log,
+        context,
         &Writer::this_process(RESUME_WRITER),
         RESUME_LEASE,
     )
@@ -141,6 +144,7 @@ pub fn resume_as(
     id: GameId,
     seed: u64,
     log: Option<LogHandle>,
+    context: Context,
     writer: &Writer,
     lease: Duration,
 ) -> Result<Session, ResumeError> {
@@ -153,12 +157,13 @@ pub fn resume_as(
         });
     }
     store.take_lease(id, writer, lease)?;
-    Ok(Session::resume(
+    Ok(Session::resume_in_context(
         stored_settings(id, info, seed)?,
         stored.game,
         stored_records(&stored.moves),
         log,
         LogId(id.0),
+        context,
     ))
 }
 

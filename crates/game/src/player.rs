@@ -4,8 +4,8 @@
 use std::fmt;
 use std::str::FromStr;
 
-use reversi_engine::ai::Ai;
 use reversi_engine::levels::Level;
+use reversi_players::Ai;
 
 /// The player of one side.
 ///

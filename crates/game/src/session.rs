@@ -9,11 +9,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use reversi_core::{Color, Game, IllegalMove, Move, Position, Score, Square};
-use reversi_engine::ai::{Advisor, Computer, Decision};
 use reversi_engine::clock::{SharedClock, SystemClock};
 use reversi_engine::engine::Engine;
 use reversi_engine::time::TimeBudget;
 use reversi_engine::{ScoreKind, Thinking};
+use reversi_players::{Advisor, Computer, Decision};
 
 use crate::clock::{time_left, ClockView};
 use crate::log::{LogError, LogHandle, LogId, LoggedMove};
@@ -919,7 +919,7 @@ mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
     use reversi_core::{BoardSize, Rules};
-    use reversi_engine::ai::Ai;
+    use reversi_players::Ai;
 
     fn settings(black: &str, white: &str, size: u8) -> Settings {
         Settings {
@@ -947,9 +947,9 @@ mod tests {
 
     #[test]
     fn a_book_move_keeps_the_book_value_as_its_evaluation() {
-        use reversi_engine::ai::Computer;
         use reversi_engine::book::{Book, SHIPPED};
         use reversi_engine::levels::Level;
+        use reversi_players::Computer;
         let book = std::sync::Arc::new(Book::from_bytes(SHIPPED).unwrap());
         let start = Position::start(BoardSize::EIGHT, Rules::Othello);
         let mut master = Computer::new(Ai::Level(Level::new(24).unwrap()), 1).with_book(Some(book));

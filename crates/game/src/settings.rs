@@ -29,7 +29,7 @@ impl Default for Settings {
             size: BoardSize::EIGHT,
             rules: Rules::Othello,
             black: Player::Human,
-            white: Player::Computer(reversi_engine::ai::Ai::default()),
+            white: Player::Computer(reversi_players::Ai::default()),
             seed: 1,
             clock: None,
         }

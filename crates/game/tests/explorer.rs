@@ -3,10 +3,10 @@
 #![allow(clippy::unwrap_used)]
 
 use reversi_core::{parse_transcript, BoardSize, Move, Position, Rules, Score};
-use reversi_engine::ai::Advisor;
 use reversi_engine::levels::Level;
 use reversi_engine::ScoreKind;
 use reversi_game::{explore, Valuation, EXPLORER_LEVEL};
+use reversi_players::Advisor;
 use reversi_store::{ImportGame, Player, Store};
 
 #[test]

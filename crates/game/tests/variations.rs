@@ -125,7 +125,7 @@ fn a_variation_can_go_on_past_the_end_and_the_computer_plays_in_it() {
     let (mut store, mut r) = replay_of_game();
     r.jump(usize::MAX);
     // The game is unfinished: a move after its last one is a variation of it.
-    let advisor = reversi_engine::ai::Advisor::standard();
+    let advisor = reversi_players::Advisor::standard();
     let turn = r
         .computer_turn(&advisor, "greedy".parse().unwrap(), 1)
         .unwrap();

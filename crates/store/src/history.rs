@@ -4,8 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use reversi_core::Move;
-use reversi_game::LogHandle;
-use reversi_game::{Replay, ResumeError, Session, VariationError};
+use reversi_game::{Context, LogHandle, Replay, ResumeError, Session, VariationError};
 
 use crate::{GameFilter, GameId, GameInfo, Store, StoreError, VariationId};
 
@@ -16,7 +15,7 @@ use crate::{GameFilter, GameId, GameInfo, Store, StoreError, VariationId};
 /// A game saved by a session into the database at a path, then listed, replayed, resumed and
 /// deleted through the history of that path:
 /// ```
-/// use reversi_game::{Player, Session, Settings};
+/// use reversi_game::{Context, Player, Session, Settings};
 /// use reversi_store::{GameFilter, GameId, History, StoreLog};
 ///
 /// let dir = std::env::temp_dir().join(format!("reversi-history-doc-{}", std::process::id()));
@@ -40,7 +39,7 @@ use crate::{GameFilter, GameId, GameInfo, Store, StoreError, VariationId};
 /// assert_eq!(replay.position(), session.position());
 ///
 /// // The unfinished game goes on in the same record, with the same players.
-/// let resumed = history.resume(id, 1, None)?;
+/// let resumed = history.resume(id, 1, None, Context::system())?;
 /// assert_eq!(resumed.game(), session.game());
 /// assert!(resumed.player(reversi_core::Color::White).is_human());
 ///
@@ -122,7 +121,7 @@ impl History {
     /// # Examples
     /// ```
     /// use reversi_core::Move;
-    /// use reversi_game::{Player, Session, Settings};
+    /// use reversi_game::{Context, Player, Session, Settings};
     /// use reversi_store::{GameId, History, StoreLog};
     ///
     /// let dir = std::env::temp_dir().join(format!("reversi-variation-doc-{}", std::process::id()));
@@ -172,7 +171,7 @@ impl History {
     }
 
     /// Game `id`, in progress, as a session with the same players that adds its moves to the
-    /// same record through `log` (see [`reversi_game::resume`]).
+    /// same record through `log`, in `context` (see [`reversi_game::resume`]).
     ///
     /// # Errors
     /// As [`reversi_game::resume`].
@@ -181,7 +180,8 @@ impl History {
         id: GameId,
         seed: u64,
         log: Option<LogHandle>,
+        context: Context,
     ) -> Result<Session, ResumeError> {
-        reversi_game::resume(self.store()?, id, seed, log)
+        reversi_game::resume(self.store()?, id, seed, log, context)
     }
 }

@@ -7,11 +7,11 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 
 use reversi_core::{BoardSize, Color, Position, Rules, Score};
-use reversi_engine::ai::{Advisor, Ai};
 use reversi_game::{
     resume, Context, GameLog, LogError, LogHandle, LogId, LoggedMove, Player, ResumeError, Session,
     Settings,
 };
+use reversi_players::{Advisor, Ai};
 use reversi_store::{GameFilter, GameId, PlayerKind, Status, Store, StoreLog, StoredGame};
 
 fn settings(size: u8, black: &str, white: &str) -> Settings {
@@ -215,6 +215,7 @@ fn an_unfinished_game_resumes_with_its_players_into_the_same_record() {
             GameId(id.0),
             9,
             Some(LogHandle::new(log.clone())),
+            Context::system(),
         )
         .unwrap()
     };
@@ -241,7 +242,14 @@ fn an_unfinished_game_resumes_with_its_players_into_the_same_record() {
     assert_eq!(count(&log), 1);
 
     let guard = log.lock().unwrap();
-    let e = resume(guard.store().unwrap(), GameId(id.0), 9, None).unwrap_err();
+    let e = resume(
+        guard.store().unwrap(),
+        GameId(id.0),
+        9,
+        None,
+        Context::system(),
+    )
+    .unwrap_err();
     assert!(matches!(e, ResumeError::Ended { .. }));
     assert!(e.to_string().contains("is finished"), "{e}");
 }
@@ -256,7 +264,7 @@ fn a_computer_of_unknown_level_cannot_be_resumed() {
         reversi_store::Player::computer("Edax", "21 ply"),
     );
     let id = store.create_game(&new).unwrap();
-    let e = resume(&store, id, 1, None).unwrap_err();
+    let e = resume(&store, id, 1, None, Context::system()).unwrap_err();
     assert!(e.to_string().contains("Edax level 21 ply"), "{e}");
 }
 
@@ -448,7 +456,14 @@ fn a_timed_game_resumes_with_its_clock() {
     let black = s.clocks().unwrap().black;
     drop(s);
     let guard = log.lock().unwrap();
-    let resumed = resume(guard.store().unwrap(), GameId(id.0), 5, None).unwrap();
+    let resumed = resume(
+        guard.store().unwrap(),
+        GameId(id.0),
+        5,
+        None,
+        Context::system(),
+    )
+    .unwrap();
     let clocks = resumed.clocks().unwrap();
     assert_eq!(clocks.black, black, "Black's time as it was left");
     assert_eq!(clocks.running, Some(Color::White));

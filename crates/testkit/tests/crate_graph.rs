@@ -1,6 +1,7 @@
-//! The arrows between the workspace's crates, read from their manifests: the game layer and
-//! everything under it build without SQLite, so that the browser build can take them; the
-//! tests' helper crate stands on the rules crate alone, whose tests do without it.
+//! The arrows between the workspace's crates, read from their manifests: every crate stands
+//! on the floors below its own only (ARCHITECTURE.md); the game layer and everything under it
+//! build without SQLite, so that the browser build can take them; the tests' helper crate
+//! stands on the rules crate alone, whose tests do without it.
 
 use std::path::Path;
 
@@ -33,6 +34,95 @@ fn table(folder: &str, header: &str) -> Vec<String> {
     names
 }
 
+/// The workspace's crates by floor, bottom up (ARCHITECTURE.md): a crate's dependencies are
+/// crates of lower floors only. A new crate must be given its floor here.
+const FLOORS: &[&[&str]] = &[
+    &["crates/core"],
+    &[
+        "crates/engine",
+        "crates/formats",
+        "crates/record",
+        "crates/testkit",
+    ],
+    &["crates/players"],
+    &["crates/game", "crates/protocol"],
+    &["crates/store", "crates/api"],
+    &["crates/arena"],
+    &["crates/train"],
+    &["apps/reversi", "apps/wasm"],
+];
+
+/// The package name in the manifest of the crate in `folder` (`reversi-core`).
+fn package_name(folder: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(folder)
+        .join("Cargo.toml");
+    let text = std::fs::read_to_string(&path).expect("a crate's manifest");
+    text.lines()
+        .find_map(|line| {
+            let value = line.trim().strip_prefix("name")?.trim().strip_prefix('=')?;
+            Some(value.trim().trim_matches('"').to_string())
+        })
+        .expect("a package name")
+}
+
+/// The folders of the workspace's crates: those under `crates/` and `apps/` with a manifest.
+fn crate_folders() -> Vec<String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut out = Vec::new();
+    for group in ["crates", "apps"] {
+        for entry in std::fs::read_dir(root.join(group)).expect("the workspace's folders") {
+            let dir = entry.expect("a folder entry").path();
+            if dir.join("Cargo.toml").is_file() {
+                let name = dir.file_name().expect("a name").to_string_lossy();
+                out.push(format!("{group}/{name}"));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn every_crate_depends_on_lower_floors_only() {
+    let mut listed: Vec<String> = FLOORS
+        .iter()
+        .flat_map(|f| f.iter())
+        .map(|f| f.to_string())
+        .collect();
+    listed.sort();
+    assert_eq!(
+        listed,
+        crate_folders(),
+        "every crate on one floor of FLOORS"
+    );
+    let floor_of = |package: &str| {
+        FLOORS
+            .iter()
+            .position(|floor| floor.iter().any(|folder| package_name(folder) == package))
+    };
+    let mut wrong = Vec::new();
+    for (floor, folders) in FLOORS.iter().enumerate() {
+        for folder in *folders {
+            for dep in dependencies(folder) {
+                match floor_of(&dep) {
+                    Some(below) if below < floor => {}
+                    Some(_) => wrong.push(format!("{folder} depends on {dep}, not below it")),
+                    None if dep.starts_with("reversi-") => {
+                        wrong.push(format!("{folder} depends on {dep}, on no floor"));
+                    }
+                    None => {}
+                }
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    // The reader sees the arrows: the players stand on the engine, the game on the players.
+    assert!(dependencies("crates/players").contains(&"reversi-engine".to_string()));
+    assert!(dependencies("crates/game").contains(&"reversi-players".to_string()));
+}
+
 #[test]
 fn the_game_layer_and_below_need_no_database() {
     for folder in [
@@ -40,6 +130,7 @@ fn the_game_layer_and_below_need_no_database() {
         "crates/engine",
         "crates/formats",
         "crates/record",
+        "crates/players",
         "crates/game",
     ] {
         let deps = dependencies(folder);

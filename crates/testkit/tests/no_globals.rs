@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 const LIBRARIES: &[&str] = &[
     "crates/core",
     "crates/engine",
+    "crates/players",
     "crates/formats",
     "crates/record",
     "crates/store",

@@ -18,13 +18,13 @@ use std::time::{Duration, Instant};
 
 use reversi_arena::{fit_ratings, Encounter, RatingFit, RatingsError};
 use reversi_core::{BoardSize, Color, Game, Move, Position, Rules, Square, XorShift64};
-use reversi_engine::ai::{Ai, Computer};
 use reversi_engine::engine::Engine;
 use reversi_engine::levels::Level;
 use reversi_formats::wthor::{list_files, parse_names, parse_wtb, WthorError};
 use reversi_formats::xot::{read_openings, OpeningsError};
 use reversi_game::analysis::{analyze_alone, Analysis, Verdict};
 use reversi_game::human_scale::{Band, Curve, CurveError, HumanScale, LevelLoss, OPENING_PLIES};
+use reversi_players::{Ai, Computer};
 
 use crate::{parallel, Progress};
 

@@ -10,12 +10,12 @@ use std::sync::atomic::AtomicBool;
 use anyhow::{bail, Context};
 use clap::Args;
 use reversi_core::{BoardSize, Color, Move, Position, Rules, Score};
-use reversi_engine::ai::HintLine;
 use reversi_engine::levels::Level;
 use reversi_engine::ScoreKind;
 use reversi_formats::position::{board_string, parse_position};
 use reversi_formats::svg::{position_svg, SvgOptions};
 use reversi_game::move_at;
+use reversi_players::HintLine;
 use serde_json::{json, Value};
 
 /// `reversi analyze` options.

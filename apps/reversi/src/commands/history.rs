@@ -209,7 +209,15 @@ fn resume(path: &Path, id: GameId, plain: bool) -> anyhow::Result<ExitCode> {
     let log = StoreLog::at(path)
         .with_person(&crate::data::login_name())
         .into_handle();
-    let session = reversi_game::resume(&require(path)?, id, clock_seed(), Some(log.clone()))?;
+    // The program's engine and book (`--book`, `--no-book`), as for a new game.
+    let context = reversi_game::Context::with(crate::advisor::get().clone());
+    let session = reversi_game::resume(
+        &require(path)?,
+        id,
+        clock_seed(),
+        Some(log.clone()),
+        context,
+    )?;
     let history = tui::History {
         db: Some(path.to_path_buf()),
         log: Some(log),

@@ -145,7 +145,12 @@ impl App {
         let seed = self.last.seed.wrapping_add(1);
         let resumed = match list.history() {
             Some(history) => history
-                .resume(id, seed, self.history.log.clone())
+                .resume(
+                    id,
+                    seed,
+                    self.history.log.clone(),
+                    Context::with(crate::advisor::get().clone()),
+                )
                 .map_err(|e| e.to_string()),
             None => Err("no game database".to_string()),
         };

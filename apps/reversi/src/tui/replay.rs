@@ -12,8 +12,8 @@ use ratatui::layout::{Constraint, Layout, Margin, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget, Wrap};
 use reversi_core::{Color, Move, Square};
-use reversi_engine::ai::Ai;
 use reversi_engine::levels::Level;
+use reversi_players::Ai;
 
 use super::board::{board_frame, Board};
 use super::explorer::ExplorerPanel;

@@ -8,8 +8,8 @@ use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Widget};
 use reversi_core::{BoardSize, Position, Rules, TimeControl};
-use reversi_engine::ai::Ai;
 use reversi_engine::levels::Level;
+use reversi_players::Ai;
 
 use super::theme::Theme;
 use reversi_game::{Player, Settings};

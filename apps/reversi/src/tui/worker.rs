@@ -9,9 +9,9 @@ use std::thread;
 use std::time::Duration;
 
 use reversi_core::{Game, Position};
-use reversi_engine::ai::Decision;
 use reversi_engine::levels::Level;
 use reversi_engine::{Candidate, Thinking};
+use reversi_players::Decision;
 
 use reversi_game::analysis::{self, Analysis};
 use reversi_game::ComputerTurn;

@@ -8,8 +8,8 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
 use std::time::Instant;
 
 use reversi_core::Color;
-use reversi_engine::ai::{Ai, Decision};
 use reversi_engine::Thinking;
+use reversi_players::{Ai, Decision};
 use reversi_store::{GameId, Store};
 use tokio::sync::broadcast;
 

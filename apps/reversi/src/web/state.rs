@@ -7,8 +7,8 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 use reversi_core::Outcome;
-use reversi_engine::ai::Advisor;
 use reversi_game::{clock_seed, Context, LogHandle, LogId, Seats, Session};
+use reversi_players::Advisor;
 use reversi_store::StoreLog;
 use reversi_store::{GameId, Status, Store, StoreError, Termination, WebSeats, Writer};
 

@@ -4,7 +4,7 @@
 //! the variation shown at its end, or starts a new variation, saved to the store first.
 
 use reversi_core::{Game, Move};
-use reversi_engine::ai::{Advisor, Ai};
+use reversi_players::{Advisor, Ai};
 use reversi_record::{Archive, StoreError, StoredGame, Variation, VariationId};
 
 use super::line::{Line, VariationError};

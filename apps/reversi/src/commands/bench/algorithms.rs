@@ -8,8 +8,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
 use reversi_core::{BoardSize, Move, Position, Rules, XorShift64};
-use reversi_engine::classic::{self, Algorithm};
 use reversi_formats::xot::read_openings;
+use reversi_players::classic::{self, Algorithm};
 
 /// Plies of the random walk that makes the positions of boards other than 8x8.
 const WALK_PLIES: usize = 6;

@@ -9,11 +9,11 @@ use std::time::{Duration, Instant};
 
 use anyhow::bail;
 use reversi_core::{BoardSize, Color, Position, Rules};
-use reversi_engine::ai::{Ai, Computer};
 use reversi_engine::bench::walk;
 use reversi_engine::engine::Engine;
 use reversi_engine::levels::Level;
 use reversi_engine::ScoreKind;
+use reversi_players::{Ai, Computer};
 
 /// The positions: the start, then a fixed pseudo-random walk of each length (52 to 20 empty
 /// squares).

@@ -350,7 +350,7 @@ fn a_whole_game_against_the_computer_by_keys_with_a_pass_and_a_return_game() {
     let s = &game(&app).session;
     assert_eq!(
         s.settings().black,
-        Player::Computer(reversi_engine::ai::Ai::Greedy)
+        Player::Computer(reversi_players::Ai::Greedy)
     );
     assert_eq!(s.settings().white, Player::Human);
     assert_eq!(
@@ -419,7 +419,7 @@ fn the_menu_leads_to_a_new_game_and_help() {
     assert_eq!(s.settings().rules, Rules::Reversi);
     assert_eq!(
         s.settings().white,
-        Player::Computer(reversi_engine::ai::Ai::Greedy)
+        Player::Computer(reversi_players::Ai::Greedy)
     );
     // ? shows the keys over the game; any key brings the game back.
     key(&mut app, KeyCode::Char('?'));

@@ -9,9 +9,9 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use reversi_core::{parse_transcript, BoardSize, Position, Rules};
-use reversi_engine::ai::{Advisor, Ai, Computer};
 use reversi_engine::levels::Level;
 use reversi_formats::obf::parse_obf;
+use reversi_players::{Advisor, Ai, Computer};
 use reversi_testkit::data_file;
 
 /// The time limit given to the levels here.

@@ -12,8 +12,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use reversi_core::{Move, Position};
+use reversi_engine::clock::Clock;
 
-use crate::clock::Clock;
 use crate::heuristic::{evaluate, final_value};
 
 /// A classic fixed-depth search algorithm.
@@ -308,7 +308,7 @@ impl Searcher<'_> {
 /// ```
 /// use std::sync::atomic::AtomicBool;
 /// use reversi_core::{BoardSize, Position, Rules};
-/// use reversi_engine::classic::{search, Algorithm};
+/// use reversi_players::classic::{search, Algorithm};
 ///
 /// let start = Position::start(BoardSize::EIGHT, Rules::Othello);
 /// let stop = AtomicBool::new(false);
