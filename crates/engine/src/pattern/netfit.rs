@@ -165,9 +165,11 @@ fn sample_gradient<const H: usize>(
     }
     let mut mobility = [0u32; MOBILITY_ACTIVE];
     if tail.mobility_len > 0 {
-        let base = tail.mobility + st * tail.mobility_len - set.features();
+        // The stage's mobility-pattern weights, which the features numbered from
+        // `set.features()` on index.
+        let base = tail.mobility + st * tail.mobility_len;
         for (m, &f) in mobility.iter_mut().zip(&set.active_mobility(s.board)) {
-            *m = (base + f as usize) as u32;
+            *m = (base + (f as usize - set.features())) as u32;
             pred += params[*m as usize];
         }
     }

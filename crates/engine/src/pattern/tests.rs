@@ -518,8 +518,9 @@ mod generated {
     fn gradient_matches_finite_differences(hidden: usize) {
         let w = with_both_wide(8, hidden);
         let tail = w.tail();
+        // Every position of three games, labelled 10, 0 and -10 in turn.
         for (k, b) in random_positions(12, 3).into_iter().enumerate() {
-            let label = 10 - 10 * k as i8;
+            let label = [10, 0, -10][k % 3];
             let (_, grad) = gradient_of(&w, b, label);
             let loss = |w: &NetWeights| (predict(w, b) - f32::from(label)).powi(2);
             // The steepest parameter of the networks and scalars, of the mobility patterns
