@@ -147,18 +147,6 @@ fn active(set: &PatternSet, b: Board, mobility: bool) -> ([u32; MAX_ACTIVE], usi
     }
 }
 
-/// A seeded head's first parameters: small uniform weights, a zero output bias.
-pub(super) fn init_head(hidden: usize, seed: u64) -> Vec<f32> {
-    let mut rng = Rng(seed);
-    let mut uniform =
-        |scale: f32| (((rng.next() >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0) as f32 * scale;
-    let mut p = Vec::with_capacity(HEAD_INPUTS * hidden + 2 * hidden + 1);
-    p.extend((0..HEAD_INPUTS * hidden).map(|_| uniform(0.3)));
-    p.extend((0..2 * hidden).map(|_| uniform(0.1)));
-    p.push(0.0);
-    p
-}
-
 /// A stage's head in the weights file's layout ([`Extras`]): `hidden` rows of
 /// [`HEAD_INPUTS`] weights, the hidden biases, the output weights, the output bias.
 pub(super) struct HeadNet<'a> {
@@ -453,7 +441,7 @@ fn fit_stage(
     let h = extras.hidden;
     let mut head = match start {
         Some(w) if h > 0 && w.extras().hidden == h => w.head(stage).to_vec(),
-        _ if h > 0 => init_head(h, rng.next()),
+        _ if h > 0 => super::net::seeded_head(h, rng.next()),
         _ => Vec::new(),
     };
     let hp = head.len();
