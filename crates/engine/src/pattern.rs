@@ -20,9 +20,7 @@
 //! [`stage_empties`]), the weights ([`Weights`], in 1/[`SCALE`] discs), the evaluation's exact
 //! value ([`PatternEval::raw`]) and the generated evaluation's parameters ([`net`]).
 
-pub mod fit;
 pub mod net;
-pub mod netfit;
 mod set;
 mod weights;
 
@@ -38,11 +36,11 @@ use crate::Board;
 use set::scalars_of;
 #[cfg(test)]
 pub(crate) use set::transform;
-pub(crate) use set::{GROUPS, SCALAR_COUNT};
 pub use set::{
     pattern_set, stage, stage_empties, PatternSet, ACTIVE, MAX_STAGES, MOBILITY_ACTIVE,
     PATTERN_NAMES, SCALE,
 };
+pub(crate) use set::{GROUPS, SCALAR_COUNT};
 pub use weights::{crc32, Extras, Weights, WeightsError, HEAD_INPUTS, MAX_HIDDEN};
 
 /// The trained evaluation: expanded weights, and the hand-made evaluation for boards smaller
