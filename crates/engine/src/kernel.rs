@@ -9,6 +9,8 @@
 //! [`selected`] is the tier in use, decided at the first call; [`cap`] holds a process to a
 //! lower tier even where a higher one would run (the program's `REVERSI_KERNEL=portable` or
 //! `x86-64-v3`), so that tests and benchmarks can compare them. The kernels call `simd`.
+//! [`run`] enters the copy for the tier in use of work from outside the engine ([`Tiered`]:
+//! the training's network fit), as `dispatch!` does for the engine's own.
 
 mod tier;
 
@@ -175,17 +177,24 @@ pub(crate) mod x86v3 {
 /// `count_last_flips`/`ternary`/`binary`/`prefetch`/`axpy`/`leaky_dot` by plain name and get their own module's versions. Callers
 /// enter through [`dispatch`].
 ///
-/// Each function must be written `fn name(args) -> Type { body }`, optionally after
-/// attributes (not `#[inline(always)]`, which target features do not allow).
+/// Each function must be written `fn name(args) -> Type { body }` or, with type parameters,
+/// `fn name<T: Bound, ..>(args) -> Type { body }`, optionally after attributes (not
+/// `#[inline(always)]`, which target features do not allow).
 macro_rules! multiversion {
-    ($($(#[$m:meta])* fn $name:ident ($($args:tt)*) -> $ret:ty $body:block)*) => {
+    ($(
+        $(#[$m:meta])*
+        fn $name:ident $(<$($gen:ident: $bound:path),+>)? ($($args:tt)*) -> $ret:ty $body:block
+    )*) => {
         /// The functions above on the portable kernels.
         pub(crate) mod portable {
             #[allow(unused_imports)]
             use super::*;
             #[allow(unused_imports)]
             use $crate::kernel::portable::*;
-            $( $(#[$m])* pub(crate) fn $name($($args)*) -> $ret $body )*
+            $(
+                $(#[$m])*
+                pub(crate) fn $name $(<$($gen: $bound),+>)? ($($args)*) -> $ret $body
+            )*
         }
         /// The functions above compiled for x86-64-v3 on its kernels.
         #[cfg(target_arch = "x86_64")]
@@ -197,7 +206,7 @@ macro_rules! multiversion {
             $(
                 $(#[$m])*
                 #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
-                pub(crate) fn $name($($args)*) -> $ret $body
+                pub(crate) fn $name $(<$($gen: $bound),+>)? ($($args)*) -> $ret $body
             )*
         }
         /// The functions above compiled for x86-64-v4 on the x86-64-v3 kernels.
@@ -212,7 +221,7 @@ macro_rules! multiversion {
                 #[target_feature(
                     enable = "avx512f,avx512bw,avx512cd,avx512dq,avx512vl,avx2,bmi1,bmi2,popcnt,lzcnt"
                 )]
-                pub(crate) fn $name($($args)*) -> $ret $body
+                pub(crate) fn $name $(<$($gen: $bound),+>)? ($($args)*) -> $ret $body
             )*
         }
     };
@@ -248,3 +257,56 @@ macro_rules! dispatch {
     };
 }
 pub(crate) use dispatch;
+
+/// Work that [`run`] compiles once per tier, for code outside the engine (the training
+/// crate's network fit) that wants the wider vectors of the tier in use as the engine's own
+/// multiversioned code gets them, without `unsafe` of its own.
+///
+/// Each tier's copy of [`run`] is compiled with that tier's instructions, and so is what is
+/// inlined into it: mark [`Tiered::run`] `#[inline(always)]`, and the functions its inner
+/// loops call. Code that is not inlined runs at the baseline wherever it is called from.
+pub trait Tiered {
+    /// What the work gives.
+    type Output;
+
+    /// Does the work. Its result must not depend on the tier (the same operations in the
+    /// same order): only its speed may.
+    fn run(self) -> Self::Output;
+}
+
+/// Does `work` in the copy compiled for the tier [`selected`] names.
+///
+/// # Examples
+/// ```
+/// use reversi_engine::kernel::{self, Tiered};
+///
+/// /// A dot product, which the x86 tiers compile with AVX2 or AVX-512.
+/// struct Dot<'a>(&'a [f32], &'a [f32]);
+///
+/// impl Tiered for Dot<'_> {
+///     type Output = f32;
+///
+///     #[inline(always)]
+///     fn run(self) -> f32 {
+///         self.0.iter().zip(self.1).map(|(a, b)| a * b).sum()
+///     }
+/// }
+///
+/// assert_eq!(kernel::run(Dot(&[1.0, 2.0, 3.0], &[4.0, 5.0, 6.0])), 32.0);
+/// ```
+#[inline]
+pub fn run<W: Tiered>(work: W) -> W::Output {
+    dispatch!(tiered, run(work))
+}
+
+/// [`run`]'s copies.
+mod tiered {
+    use super::Tiered;
+
+    multiversion! {
+        /// `work`, inlined into this tier's copy.
+        fn run<W: Tiered>(work: W) -> W::Output {
+            work.run()
+        }
+    }
+}

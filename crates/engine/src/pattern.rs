@@ -13,10 +13,14 @@
 //! binary number in each side's legal moves: one `pext` each, expanded per instance like
 //! the others) and a head: a small network over each pattern's sum, the scalars' sum and
 //! the phase, evaluated in `f32` and added to the sum ([`Extras`]).
+//!
+//! The fits that find the weights are the training crate's (`reversi-train`). What they read
+//! of the engine is public here: the numbering of the shared features and the features a
+//! position reads ([`pattern_set`], [`PatternSet`]), the stages ([`stage`],
+//! [`stage_empties`]), the weights ([`Weights`], in 1/[`SCALE`] discs), the evaluation's exact
+//! value ([`PatternEval::raw`]) and the generated evaluation's parameters ([`net`]).
 
-pub mod fit;
 pub mod net;
-pub mod netfit;
 mod set;
 mod weights;
 
@@ -32,9 +36,11 @@ use crate::Board;
 use set::scalars_of;
 #[cfg(test)]
 pub(crate) use set::transform;
-pub(crate) use set::{pattern_set, GROUPS, SCALAR_COUNT};
-pub use set::{stage, stage_empties, PATTERN_NAMES};
-pub(crate) use set::{PatternSet, ACTIVE, MAX_STAGES, MOBILITY_ACTIVE, SCALE};
+pub use set::{
+    pattern_set, stage, stage_empties, PatternSet, ACTIVE, MAX_STAGES, MOBILITY_ACTIVE,
+    PATTERN_NAMES, SCALE,
+};
+pub(crate) use set::{GROUPS, SCALAR_COUNT};
 pub use weights::{crc32, Extras, Weights, WeightsError, HEAD_INPUTS, MAX_HIDDEN};
 
 /// The trained evaluation: expanded weights, and the hand-made evaluation for boards smaller
@@ -239,10 +245,11 @@ impl PatternEval {
         }
     }
 
-    /// The evaluation in 1/[`SCALE`] discs, unclamped (8x8 only).
+    /// The evaluation in 1/[`SCALE`] discs, unclamped (8x8 only): the value before
+    /// [`Evaluator::evaluate`] rounds it to a disc, which a fit's error is measured on.
     #[inline]
     #[must_use]
-    pub(crate) fn raw(&self, b: Board) -> i32 {
+    pub fn raw(&self, b: Board) -> i32 {
         kernel::dispatch!(versions, raw(self, b))
     }
 }

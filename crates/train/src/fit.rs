@@ -1,20 +1,25 @@
 //! The fit driver (`reversi train fit`): a data folder split into training and validation
-//! positions by WTHOR year, fitted by the engine's table fit (generations 1-2) or network fit
-//! (generation 3), and the weights file written.
+//! positions by WTHOR year, fitted by the table fit ([`linear`]: generations 1-3) or the
+//! network fit ([`net`]: generation 3), and the weights file written.
+
+pub mod linear;
+pub mod net;
+#[cfg(test)]
+mod tests;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use reversi_engine::pattern::fit::{fit_model, FitOptions, Sample};
-use reversi_engine::pattern::net::{self, load_tables, NetWeights};
-use reversi_engine::pattern::netfit::{fit_net, NetFitOptions};
+use reversi_engine::pattern::net::{load_tables, NetWeights, DEFAULT_NET_HIDDEN};
 #[cfg(doc)]
 use reversi_engine::pattern::PATTERN_NAMES;
 use reversi_engine::pattern::{stage_empties, Extras};
 
 use crate::error::{Error, FileError};
 use crate::{data, records, Progress};
+use linear::{fit_model, FitOptions, Sample};
+use net::{fit_net, NetFitOptions};
 
 /// The evaluation a fit makes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -220,7 +225,7 @@ fn run_net(
                 .map_err(|e| Error::Weights(Some(p.to_path_buf()), e))?
         }
         None => {
-            let hidden = a.net_hidden.unwrap_or(net::DEFAULT_NET_HIDDEN);
+            let hidden = a.net_hidden.unwrap_or(DEFAULT_NET_HIDDEN);
             NetWeights::init(a.generation, hidden, a.seed).map_err(|e| Error::Weights(None, e))?
         }
     };

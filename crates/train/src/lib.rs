@@ -1,5 +1,5 @@
 //! Training the pattern evaluation: the training data and its files, self-play, labelling,
-//! the fit and its measures, as a library that `reversi train` drives.
+//! the fits and their measures, as a library that `reversi train` drives.
 //!
 //! The pieces, bottom up: [`LabelledPosition`] and the plain data file `RVTRAIN1`
 //! (records.rs), the shard file `RVSHARD1` holding one part of a split job (a
@@ -7,7 +7,8 @@
 //! ([`ShardFile`], [`merge`]: shard.rs), the
 //! self-play games file `RVGAMES1` ([`GamesFile`]: games.rs); then the jobs that write them:
 //! WTHOR labelling ([`data`]), self-play ([`selfplay`]), relabelling ([`label`]); and the
-//! jobs that read them: the fit driver ([`fit`]), the static evaluations' errors and the
+//! jobs that read them: the fits and their driver ([`fit`]: the tables' least squares in
+//! [`fit::linear`], the networks' in [`fit::net`]), the static evaluations' errors and the
 //! best-move rate ([`measure`]), evaluation duels ([`duel`]), probcut's deviations
 //! ([`probcut`]).
 //!

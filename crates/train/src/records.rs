@@ -20,10 +20,10 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use reversi_engine::pattern::fit::Sample;
 use reversi_engine::Board;
 
 use crate::error::{Error, FileError, FormatError, Problem};
+use crate::fit::linear::Sample;
 
 const MAGIC: &[u8; 8] = b"RVTRAIN1";
 /// Bytes of a record.

@@ -27,9 +27,16 @@
 //! head's hidden units, and the parameters (from byte 28) go on after the scalars with each
 //! stage's mobility-pattern weights (in discs, the table file's order), then each stage's
 //! head (the table file's layout). A file without them is written as version 1.
+//!
+//! The network fit (the training crate's) reads the parameters through what is public here:
+//! their [`Layout`] and [`Tail`], a network's [`forward`] pass and the rows a configuration
+//! feeds it ([`config_rows`]).
 
 use super::weights::WeightsError;
-use super::{crc32, pattern_set, stage_empties, Extras, Weights, GROUPS, MAX_HIDDEN, SCALAR_COUNT};
+use super::{
+    crc32, pattern_set, stage_empties, Extras, Weights, GROUPS, HEAD_INPUTS, MAX_HIDDEN,
+    SCALAR_COUNT,
+};
 
 const MAGIC: &[u8; 8] = b"RVPATNET";
 /// Without extras.
@@ -46,10 +53,10 @@ pub const NET_WIDTHS: [usize; 2] = [16, 32];
 pub const DEFAULT_NET_HIDDEN: usize = 16;
 
 /// Stages of the generated tables (one per two empties).
-pub(crate) const NET_STAGES: usize = 30;
+pub const NET_STAGES: usize = 30;
 
 /// The slope of the hidden units below zero.
-pub(crate) const LEAK: f32 = 1.0 / 16.0;
+pub const LEAK: f32 = 1.0 / 16.0;
 
 /// Whether `bytes` start like a generated-evaluation weights file.
 #[must_use]
@@ -64,7 +71,7 @@ pub(crate) fn is_net(bytes: &[u8]) -> bool {
 /// `2n + 1 + s`), `b1`, `W2` (`H` rows of `H`, row `i` the weights from unit `i` of the first
 /// layer), `b2`, `w3`, `b3`. Then the scalar features' weights, stage after stage.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Layout {
+pub struct Layout {
     /// Hidden units a layer (one of [`NET_WIDTHS`]).
     pub hidden: usize,
     /// Start of each pattern's network.
@@ -79,13 +86,13 @@ pub(crate) struct Layout {
 
 /// Parameters of a network of `n` squares and width `h`.
 #[must_use]
-pub(crate) const fn net_len(n: usize, h: usize) -> usize {
+pub const fn net_len(n: usize, h: usize) -> usize {
     (2 * n + 1 + NET_STAGES) * h + h + h * h + h + h + 1
 }
 
 /// Offsets inside one network of `n` squares and width `h`: (W1, b1, W2, b2, w3, b3).
 #[must_use]
-pub(crate) const fn net_parts(n: usize, h: usize) -> [usize; 6] {
+pub const fn net_parts(n: usize, h: usize) -> [usize; 6] {
     let w1 = 0;
     let b1 = w1 + (2 * n + 1 + NET_STAGES) * h;
     let w2 = b1 + h;
@@ -104,7 +111,7 @@ pub fn is_net_width(hidden: usize) -> bool {
 /// The layout of the pattern set's parameters for networks `hidden` wide (one of
 /// [`NET_WIDTHS`]; any other width is taken as the narrowest), computed once a width.
 #[must_use]
-pub(crate) fn layout(hidden: usize) -> &'static Layout {
+pub fn layout(hidden: usize) -> &'static Layout {
     static LAYOUTS: [std::sync::OnceLock<Layout>; NET_WIDTHS.len()] =
         [std::sync::OnceLock::new(), std::sync::OnceLock::new()];
     let i = NET_WIDTHS.iter().position(|&h| h == hidden).unwrap_or(0);
@@ -138,7 +145,7 @@ pub(crate) fn phase(empties: f32) -> f32 {
 
 /// The phase of stage `s` of `stages`: the middle of its empties.
 #[must_use]
-pub(crate) fn stage_phase(s: usize, stages: usize) -> f32 {
+pub fn stage_phase(s: usize, stages: usize) -> f32 {
     let (lo, hi) = stage_empties(s, stages);
     let lo = lo.max(1);
     phase((lo + hi) as f32 / 2.0)
@@ -147,7 +154,7 @@ pub(crate) fn stage_phase(s: usize, stages: usize) -> f32 {
 /// The leaky ReLU.
 #[inline(always)]
 #[must_use]
-pub(crate) fn leaky(x: f32) -> f32 {
+pub fn leaky(x: f32) -> f32 {
     if x > 0.0 {
         x
     } else {
@@ -161,7 +168,7 @@ pub(crate) fn leaky(x: f32) -> f32 {
 /// layers' pre-activations, for training.
 #[inline(always)]
 #[must_use]
-pub(crate) fn forward<const H: usize>(
+pub fn forward<const H: usize>(
     net: &[f32],
     n: usize,
     rows: &[u8],
@@ -201,7 +208,7 @@ pub(crate) fn forward<const H: usize>(
 /// The W1 rows of a canonical configuration `config` of `n` squares (base 3, digit `j` the
 /// square `j`: 0 empty, 1 player, 2 opponent), into `out`; returns how many.
 #[inline]
-pub(crate) fn config_rows(mut config: u32, n: usize, out: &mut [u8; 16]) -> usize {
+pub fn config_rows(mut config: u32, n: usize, out: &mut [u8; 16]) -> usize {
     let mut k = 0;
     for j in 0..n {
         let d = config % 3;
@@ -217,7 +224,7 @@ pub(crate) fn config_rows(mut config: u32, n: usize, out: &mut [u8; 16]) -> usiz
 /// Where scalar feature `k`'s weight of stage `s` sits.
 #[inline(always)]
 #[must_use]
-pub(crate) fn scalar_at(l: &Layout, k: usize, s: usize) -> usize {
+pub fn scalar_at(l: &Layout, k: usize, s: usize) -> usize {
     l.scalars + s * SCALAR_COUNT + k
 }
 
@@ -238,7 +245,7 @@ pub struct NetWeights {
 
 /// Where the extras' parameters sit in [`NetWeights::params`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Tail {
+pub struct Tail {
     /// Mobility-pattern weights a stage (0: none).
     pub mobility_len: usize,
     /// Start of stage 0's mobility-pattern weights.
@@ -278,23 +285,52 @@ impl Tail {
     }
 }
 
-/// Uniform random starting values from a seed (`SplitMix64`).
-struct Uniform(u64);
+/// The seeded generator of the starting values (`SplitMix64`).
+struct SplitMix64(u64);
 
-impl Uniform {
-    fn new(seed: u64) -> Uniform {
-        Uniform(seed ^ 0x6a09_e667_f3bc_c908)
-    }
-
-    /// A value between `-scale` and `scale`.
-    fn next(&mut self, scale: f32) -> f32 {
+impl SplitMix64 {
+    /// The next 64 bits (the generator's arithmetic is modulo 2^64 by definition).
+    fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^= z >> 31;
+        z ^ (z >> 31)
+    }
+}
+
+/// Uniform random starting values of the networks from a seed.
+struct Uniform(SplitMix64);
+
+impl Uniform {
+    fn new(seed: u64) -> Uniform {
+        Uniform(SplitMix64(seed ^ 0x6a09_e667_f3bc_c908))
+    }
+
+    /// A value between `-scale` and `scale`.
+    fn next(&mut self, scale: f32) -> f32 {
+        let z = self.0.next();
         ((z >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * scale
     }
+}
+
+/// A head's starting parameters for a fit, `hidden` units in the layout of [`Extras`]' head
+/// (empty for none): first-layer weights uniform within ±0.3, hidden biases and output
+/// weights within ±0.1, from `seed`, and a zero output bias. Both fits start a new head so:
+/// the table fit one a stage, [`NetWeights::with_extras`] too.
+#[must_use]
+pub fn seeded_head(hidden: usize, seed: u64) -> Vec<f32> {
+    if hidden == 0 {
+        return Vec::new();
+    }
+    let mut rng = SplitMix64(seed);
+    let mut uniform =
+        |scale: f32| (((rng.next() >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0) as f32 * scale;
+    let mut p = Vec::with_capacity(HEAD_INPUTS * hidden + 2 * hidden + 1);
+    p.extend((0..HEAD_INPUTS * hidden).map(|_| uniform(0.3)));
+    p.extend((0..2 * hidden).map(|_| uniform(0.1)));
+    p.push(0.0);
+    p
 }
 
 /// The spread of a second-layer weight at start: 0.6 for 16 units, falling as the square
@@ -419,7 +455,7 @@ impl NetWeights {
                 let from = old.head + s * old.head_len;
                 self.params[from..from + new.head_len].to_vec()
             } else {
-                super::fit::init_head(new.hidden, seed.wrapping_add(s as u64))
+                seeded_head(new.hidden, seed.wrapping_add(s as u64))
             };
             params[at..at + new.head_len].copy_from_slice(&head[..new.head_len]);
         }
@@ -432,7 +468,7 @@ impl NetWeights {
 
     /// Where these weights keep their extras' parameters.
     #[must_use]
-    pub(crate) fn tail(&self) -> Tail {
+    pub fn tail(&self) -> Tail {
         Tail::of(self.extras, self.stages, self.hidden)
     }
 
@@ -469,7 +505,7 @@ impl NetWeights {
 
     /// The tables the search reads: every shared feature of every stage, generated.
     #[must_use]
-    pub(crate) fn tables(&self) -> Weights {
+    pub fn tables(&self) -> Weights {
         let stages: Vec<usize> = (0..self.stages).collect();
         let mut discs = vec![Vec::new(); self.stages];
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));

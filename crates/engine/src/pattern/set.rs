@@ -11,10 +11,10 @@ use crate::ternary::{binary, ternary};
 use crate::Board;
 
 /// The most weight sets a file may hold: one per number of empty squares (1–60).
-pub(crate) const MAX_STAGES: usize = 60;
+pub const MAX_STAGES: usize = 60;
 
 /// Stored weights are in 1/`SCALE` discs.
-pub(crate) const SCALE: i32 = 64;
+pub const SCALE: i32 = 64;
 
 /// Mobility and potential mobility are one-hot up to these counts (larger counts share the
 /// last weight).
@@ -266,8 +266,11 @@ pub(super) struct MobilityInstance {
     pub(super) feature: Vec<u32>,
 }
 
-/// The pattern instances and the numbering of the shared features.
-pub(crate) struct PatternSet {
+/// The pattern instances and the numbering of the shared features: what a weight of a stage
+/// stands for, and which weights a position reads ([`PatternSet::active`],
+/// [`PatternSet::active_mobility`]). The fits in the training crate learn the weights through
+/// it; the evaluation reads the same numbering, expanded per instance.
+pub struct PatternSet {
     pub(super) instances: Vec<Instance>,
     /// The mobility patterns: the same images as `instances`, in the same order.
     pub(super) mobility: Vec<MobilityInstance>,
@@ -328,11 +331,11 @@ pub(crate) const SCALAR_COUNT: usize =
     2 * (MOBILITY_MAX as usize + 1) + 2 * (POTENTIAL_MAX as usize + 1) + 2;
 
 /// Active features of every position: one per instance and the five scalars.
-pub(crate) const ACTIVE: usize = 54 + 5;
+pub const ACTIVE: usize = 54 + 5;
 
 /// Active mobility-pattern features of every position: two per instance (the mover's legal
 /// moves on its squares, the opponent's).
-pub(crate) const MOBILITY_ACTIVE: usize = 2 * 54;
+pub const MOBILITY_ACTIVE: usize = 2 * 54;
 
 /// Mixed into the signature of files with mobility patterns.
 const MOBILITY_TAG: u32 = 0x4d4f_4250;
@@ -471,10 +474,27 @@ impl PatternSet {
         }
     }
 
-    /// Shared features (weights) per stage.
+    /// Shared features (weights) per stage: the patterns' configurations
+    /// ([`PatternSet::configurations`]), then the scalars (from [`PatternSet::first_scalar`]).
     #[must_use]
-    pub(crate) fn features(&self) -> usize {
+    pub fn features(&self) -> usize {
         self.features
+    }
+
+    /// The first scalar feature (mobility, potential mobility, parity): the features below it
+    /// are the patterns' configurations.
+    #[must_use]
+    pub fn first_scalar(&self) -> usize {
+        self.scalar_feature
+    }
+
+    /// The pattern (index in [`PATTERN_NAMES`]) and canonical configuration (base 3, digit `j`
+    /// the pattern's square `j`: 0 empty, 1 the side to move, 2 the opponent) of each shared
+    /// pattern feature, in the features' order (one per feature below
+    /// [`PatternSet::first_scalar`]).
+    #[must_use]
+    pub fn configurations(&self) -> &[(u8, u32)] {
+        &self.canon
     }
 
     /// The fingerprint a weights file of `stages` stages for this set must carry: the
@@ -487,7 +507,7 @@ impl PatternSet {
     /// Shared weights per stage of a file with mobility patterns (`mobility`) or without:
     /// the patterns and scalars, then the mover's mobility patterns and the opponent's.
     #[must_use]
-    pub(crate) fn features_with(&self, mobility: bool) -> usize {
+    pub fn features_with(&self, mobility: bool) -> usize {
         if mobility {
             self.features + 2 * self.mobility_features
         } else {
@@ -538,14 +558,14 @@ impl PatternSet {
 
     /// The pattern instances on the board.
     #[must_use]
-    pub(crate) fn instances(&self) -> usize {
+    pub fn instances(&self) -> usize {
         self.instances.len()
     }
 
-    /// The pattern (index in [`GROUPS`]) of each entry of [`PatternSet::active`] (the
-    /// instances'), then [`GROUPS`]`.len()` for the scalars'.
+    /// The pattern (index in [`PATTERN_NAMES`]) of each entry of [`PatternSet::active`] (the
+    /// instances'), then `PATTERN_NAMES.len()` for the scalars'.
     #[must_use]
-    pub(crate) fn active_groups(&self) -> [u8; ACTIVE] {
+    pub fn active_groups(&self) -> [u8; ACTIVE] {
         let mut out = [GROUPS.len() as u8; ACTIVE];
         for (o, inst) in out.iter_mut().zip(&self.instances) {
             *o = inst.group;
@@ -557,7 +577,7 @@ impl PatternSet {
     /// [`PatternSet::features`]): each instance's mover feature, then each instance's
     /// opponent feature.
     #[must_use]
-    pub(crate) fn active_mobility(&self, b: Board) -> [u32; MOBILITY_ACTIVE] {
+    pub fn active_mobility(&self, b: Board) -> [u32; MOBILITY_ACTIVE] {
         let mut out = [0u32; MOBILITY_ACTIVE];
         let moves_p = mobility::moves(b.player, b.opponent);
         let moves_o = mobility::moves(b.opponent, b.player);
@@ -571,9 +591,10 @@ impl PatternSet {
         out
     }
 
-    /// The shared features active in `b` (exactly [`ACTIVE`] of them).
+    /// The shared features active in `b` (exactly [`ACTIVE`] of them): each instance's, in
+    /// the instances' order, then the five scalars'.
     #[must_use]
-    pub(crate) fn active(&self, b: Board) -> [u32; ACTIVE] {
+    pub fn active(&self, b: Board) -> [u32; ACTIVE] {
         let mut out = [0u32; ACTIVE];
         for (o, inst) in out.iter_mut().zip(&self.instances) {
             *o = inst.feature[ternary(b.player, b.opponent, inst.mask)];
@@ -588,7 +609,7 @@ impl PatternSet {
 
 /// The pattern set, built once.
 #[must_use]
-pub(crate) fn pattern_set() -> &'static PatternSet {
+pub fn pattern_set() -> &'static PatternSet {
     static SET: OnceLock<PatternSet> = OnceLock::new();
     SET.get_or_init(PatternSet::build)
 }

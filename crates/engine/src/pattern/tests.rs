@@ -1,6 +1,6 @@
-//! Tests of the pattern evaluation: symmetry, indexing, the weights file and fitting.
+//! Tests of the pattern evaluation: symmetry, indexing, the weights files and the generated
+//! tables. The fits' tests are the training crate's (`reversi-train`, fit/tests.rs).
 
-use super::fit::{fit, FitOptions, Sample};
 use super::*;
 use reversi_testkit::Rng;
 
@@ -296,123 +296,9 @@ fn shipped_weights_load_and_match_their_checksum() {
     }
 }
 
-/// Options for the small fits of the tests: `epochs` passes, `seed`, a large step, small
-/// batches.
-pub(super) fn quick(epochs: u32, seed: u64) -> FitOptions {
-    FitOptions {
-        epochs,
-        seed,
-        learning_rate: 0.05,
-        batch: 32,
-        ..FitOptions::default()
-    }
-}
-
-/// Random positions labelled with their disc difference (a target patterns can express).
-pub(super) fn disc_difference_samples(seed: u64, n: usize) -> Vec<Sample> {
-    random_positions(seed, n)
-        .iter()
-        .map(|b| Sample {
-            board: *b,
-            label: (b.player.count_ones() as i32 - b.opponent.count_ones() as i32) as i8,
-        })
-        .collect()
-}
-
-#[test]
-fn fitting_lowers_the_loss_and_is_deterministic() {
-    // Learn the disc difference of random positions: a pattern-expressible target.
-    let samples = disc_difference_samples(21, 60);
-    let (train, valid) = samples.split_at(samples.len() * 4 / 5);
-    let opts = quick(4, 9);
-    let first = std::sync::Mutex::new(Vec::new());
-    let last = std::sync::Mutex::new(Vec::new());
-    let w = fit(train, valid, None, &opts, &|r| {
-        if r.epoch == 1 {
-            first.lock().unwrap().push(r.train_mse);
-        }
-        if r.epoch == opts.epochs {
-            last.lock().unwrap().push(r.train_mse);
-        }
-    });
-    let before: f64 = first.into_inner().unwrap().iter().sum();
-    let after: f64 = last.into_inner().unwrap().iter().sum();
-    assert!(after < before * 0.7, "loss {before} -> {after}");
-    let again = fit(train, valid, None, &opts, &|_| {});
-    assert_eq!(w, again);
-    // Stages fitted side by side give the same weights.
-    let threads = FitOptions { threads: 3, ..opts };
-    assert_eq!(fit(train, valid, None, &threads, &|_| {}), w);
-}
-
-#[test]
-fn a_fit_of_some_patterns_leaves_the_others_at_zero() {
-    let set = pattern_set();
-    let samples = disc_difference_samples(25, 40);
-    let (train, valid) = samples.split_at(samples.len() * 4 / 5);
-    // The corner 3x3 and the edge with its X squares (patterns 0 and 2), and the scalars.
-    let opts = FitOptions {
-        patterns: 0b101,
-        ..quick(2, 3)
-    };
-    // Start from non-zero weights: the patterns left out are zeroed all the same.
-    let start = Weights::from_discs(2, &scrambled_tables(30, set.features()));
-    let tables = fit(train, valid, Some(&start), &opts, &|_| {});
-    for t in &tables {
-        for (f, &(g, _)) in set.canon.iter().enumerate() {
-            if g != 0 && g != 2 {
-                assert_eq!(t[f], 0.0, "feature {f} of pattern {g}");
-            }
-        }
-    }
-    let kept = |g: u8| {
-        tables.iter().any(|t| {
-            set.canon
-                .iter()
-                .enumerate()
-                .any(|(f, &(h, _))| h == g && t[f] != 0.0)
-        })
-    };
-    assert!(kept(0) && kept(2));
-    let eval = PatternEval::new(&Weights::from_discs(2, &tables));
-    let instances = |g: u8| set.instances.iter().filter(|i| i.group == g).count();
-    assert_eq!(eval.probes.len(), instances(0) + instances(2));
-}
-
-#[test]
-fn the_penalty_can_pull_towards_the_start() {
-    let samples = disc_difference_samples(23, 40);
-    let opts = quick(3, 5);
-    let start = Weights::from_discs(1, &fit(&samples, &[], None, &opts, &|_| {}));
-    // A strong penalty: towards zero it shrinks the start, towards the start it keeps it.
-    let strong = FitOptions { l2: 50.0, ..opts };
-    // The mean distance from the start, over the weights the start has away from zero.
-    let distance = |o: &FitOptions| {
-        let w = fit(&samples, &[], Some(&start), o, &|_| {});
-        let (mut sum, mut n) = (0.0f32, 0.0f32);
-        for (s, fitted) in w.iter().enumerate() {
-            for (a, b) in fitted.iter().zip(start.stage_discs(s)) {
-                if b != 0.0 {
-                    sum += (a - b).abs();
-                    n += 1.0;
-                }
-            }
-        }
-        sum / n
-    };
-    let to_zero = distance(&strong);
-    let to_start = distance(&FitOptions {
-        l2_to_start: true,
-        ..strong
-    });
-    assert!(to_start < to_zero / 4.0, "{to_start} vs {to_zero}");
-}
-
-/// Generation 3 (net.rs, netfit.rs).
+/// Generation 3's networks (net.rs).
 mod generated {
-    use super::super::net::{self, layout, load_tables, NetWeights};
-    use super::super::netfit::{fit_net, gradient_of, predict, NetFitOptions};
-    use super::super::MOBILITY_ACTIVE;
+    use super::super::net::{self, load_tables, NetWeights};
     use super::*;
 
     /// Both of generation 3's extras.
@@ -441,45 +327,13 @@ mod generated {
     }
 
     #[test]
-    fn generated_tables_with_extras_hold_the_training_prediction() {
-        let w = with_both(4);
-        let eval = PatternEval::new(&w.tables());
-        let networks_only = NetWeights {
-            params: w.params[..layout(w.hidden).len].to_vec(),
-            extras: Extras::default(),
-            ..w.clone()
-        };
-        let plain = PatternEval::new(&networks_only.tables());
-        let positions = random_positions(6, 20);
-        for &b in &positions {
-            let raw = eval.raw(b) as f32 / SCALE as f32;
-            let exact = predict(&w, b);
-            // Each table term is rounded to 1/SCALE, and the head reads the rounded sums.
-            let rounding = (ACTIVE + MOBILITY_ACTIVE) as f32 * 0.5 / SCALE as f32 + 0.1;
-            assert!((raw - exact).abs() <= rounding, "{raw} vs {exact}");
-        }
-        let differ = positions
-            .iter()
-            .filter(|&&b| eval.raw(b) != plain.raw(b))
-            .count();
-        assert!(differ >= 18, "the extras change {differ} of 20 values");
-    }
-
-    #[test]
-    fn widened_networks_generate_the_same_tables_and_learn() {
+    fn widened_networks_generate_the_same_tables() {
+        // (That they predict the same and their new units learn is the training crate's
+        // test.)
         let narrow = with_both(12);
         let wide = narrow.clone().widen(32, 3).expect("16 to 32");
         assert_eq!(wide.hidden, 32);
         assert_eq!(wide.tables(), narrow.tables(), "every generated value kept");
-        for b in random_positions(13, 10) {
-            assert_eq!(predict(&wide, b), predict(&narrow, b));
-        }
-        // The new units can learn: their output weights have a gradient.
-        let (_, grad) = gradient_of(&wide, random_positions(14, 1)[0], 20);
-        let l = layout(32);
-        let [_, _, _, _, w3, _] = net::net_parts(l.squares[0], 32);
-        let new_outputs = &grad[l.nets[0] + w3 + 16..l.nets[0] + w3 + 32];
-        assert!(new_outputs.iter().any(|&g| g != 0.0), "{new_outputs:?}");
         // Never narrower, and only the widths the program builds.
         assert_eq!(wide.clone().widen(16, 1), Err(WeightsError::NetWidth(16)));
         assert_eq!(narrow.widen(24, 1), Err(WeightsError::NetWidth(24)));
@@ -506,45 +360,6 @@ mod generated {
             NetWeights::from_bytes(&other),
             Err(WeightsError::Shape { .. })
         ));
-    }
-
-    #[test]
-    fn the_training_gradient_matches_finite_differences() {
-        for hidden in net::NET_WIDTHS {
-            gradient_matches_finite_differences(hidden);
-        }
-    }
-
-    fn gradient_matches_finite_differences(hidden: usize) {
-        let w = with_both_wide(8, hidden);
-        let tail = w.tail();
-        for (k, b) in random_positions(12, 3).into_iter().enumerate() {
-            let label = 10 - 10 * k as i8;
-            let (_, grad) = gradient_of(&w, b, label);
-            let loss = |w: &NetWeights| (predict(w, b) - f32::from(label)).powi(2);
-            // The steepest parameter of the networks and scalars, of the mobility patterns
-            // and of the head.
-            for range in [
-                0..tail.mobility,
-                tail.mobility..tail.head,
-                tail.head..w.params.len(),
-            ] {
-                let i = range
-                    .max_by(|&x, &y| grad[x].abs().total_cmp(&grad[y].abs()))
-                    .unwrap();
-                assert!(grad[i] != 0.0, "position {k}: no gradient near {i}");
-                let h = 1e-2;
-                let (mut up, mut down) = (w.clone(), w.clone());
-                up.params[i] += h;
-                down.params[i] -= h;
-                let numeric = (loss(&up) - loss(&down)) / (2.0 * h);
-                assert!(
-                    (numeric - grad[i]).abs() <= 0.02 * grad[i].abs().max(1.0),
-                    "position {k}, parameter {i}: {numeric} by differences, {} by the fit",
-                    grad[i]
-                );
-            }
-        }
     }
 
     #[test]
@@ -598,14 +413,8 @@ mod generated {
             let expected = (w.feature_value(f, s) * SCALE as f32).round() as i16;
             assert_eq!(tables.stage(s)[f], expected, "feature {f}, stage {s}");
         }
-        // A position's evaluation is the networks' sum, each term rounded to 1/SCALE.
-        let eval = PatternEval::new(&tables);
-        for b in random_positions(5, 20) {
-            let raw = eval.raw(b) as f32 / SCALE as f32;
-            let exact = predict(&w, b);
-            let rounding = ACTIVE as f32 * 0.5 / SCALE as f32;
-            assert!((raw - exact).abs() <= rounding, "{raw} vs {exact}");
-        }
+        // (That a position's evaluation is the networks' sum, the training's prediction, is
+        // the training crate's test.)
     }
 
     #[test]
@@ -660,80 +469,6 @@ mod generated {
             Err(WeightsError::Shape { .. })
         ));
         assert!(net::is_net(&bytes) && !net::is_net(GEN1));
-    }
-
-    #[test]
-    fn the_network_fit_learns_and_does_not_depend_on_the_threads() {
-        for hidden in net::NET_WIDTHS {
-            network_fit_learns(hidden);
-        }
-    }
-
-    fn network_fit_learns(hidden: usize) {
-        // Labels from a simple rule the networks can learn: the disc difference.
-        let samples: Vec<Sample> = random_positions(21, 60)
-            .into_iter()
-            .map(|b| Sample {
-                board: b,
-                label: (b.player.count_ones() as i32 - b.opponent.count_ones() as i32) as i8,
-            })
-            .collect();
-        let (train, valid) = samples.split_at(samples.len() * 4 / 5);
-        let opts = |threads| NetFitOptions {
-            epochs: 4,
-            seed: 2,
-            learning_rate: 0.01,
-            batch: 64,
-            threads,
-        };
-        let mut maes = Vec::new();
-        let init = NetWeights::init(3, hidden, 1).expect("a width");
-        let one = fit_net(train, valid, init.clone(), &opts(1), &mut |r| {
-            maes.push(r.valid_mae)
-        });
-        let two = fit_net(train, valid, init.clone(), &opts(2), &mut |_| {});
-        assert_eq!(one, two, "the same weights whatever the threads");
-        let start = PatternEval::new(&init.tables());
-        let (before, _) = super::super::netfit::mae_by_empties(&start, valid);
-        assert!(
-            maes[3] < before * 0.6,
-            "width {hidden}: validation error {before:.2} -> {maes:?}"
-        );
-    }
-
-    #[test]
-    fn the_network_fit_with_extras_learns_them_whatever_the_threads() {
-        // Labels the mobility patterns express: the mover's legal moves minus the opponent's.
-        let samples: Vec<Sample> = random_positions(22, 60)
-            .into_iter()
-            .map(|b| Sample {
-                board: b,
-                label: (crate::mobility::moves(b.player, b.opponent).count_ones() as i32
-                    - crate::mobility::moves(b.opponent, b.player).count_ones() as i32)
-                    as i8,
-            })
-            .collect();
-        let (train, valid) = samples.split_at(samples.len() * 4 / 5);
-        let opts = |threads| NetFitOptions {
-            epochs: 3,
-            seed: 4,
-            learning_rate: 0.01,
-            batch: 64,
-            threads,
-        };
-        let start = NetWeights::init(3, 16, 2)
-            .expect("a width")
-            .with_extras(BOTH, 2);
-        let mut mses = Vec::new();
-        let one = fit_net(train, valid, start.clone(), &opts(1), &mut |r| {
-            mses.push(r.train_mse)
-        });
-        let two = fit_net(train, valid, start.clone(), &opts(2), &mut |_| {});
-        assert_eq!(one, two, "the same weights whatever the threads");
-        assert!(mses[2] < mses[0] * 0.7, "training error {mses:?}");
-        let tail = one.tail();
-        let moved = |r: std::ops::Range<usize>| r.clone().any(|i| one.params[i] != start.params[i]);
-        assert!(moved(tail.mobility..tail.head) && moved(tail.head..one.params.len()));
     }
 }
 

@@ -367,7 +367,7 @@ impl Weights {
 
     /// The weights of one stage in discs.
     #[must_use]
-    pub(crate) fn stage_discs(&self, s: usize) -> Vec<f32> {
+    pub fn stage_discs(&self, s: usize) -> Vec<f32> {
         self.stage(s)
             .iter()
             .map(|&v| f32::from(v) / SCALE as f32)

@@ -1,7 +1,6 @@
-//! Tests of generation 3's additions: the mobility patterns, the head, their weights file
-//! (version 3) and their fit.
+//! Tests of generation 3's additions: the mobility patterns, the head and their weights file
+//! (version 3). Their fit's tests are the training crate's.
 
-use super::super::fit::{fit_model, FitOptions, Sample};
 use super::super::set::GROUPS;
 use super::*;
 use crate::mobility::moves;
@@ -245,88 +244,4 @@ fn generation_2_weights_are_written_as_before() {
     let gen2: &[u8] = include_bytes!("../../../weights/eval-gen2.bin");
     assert_eq!(u16::from_le_bytes([gen2[8], gen2[9]]), 2);
     assert!(Weights::from_bytes(gen2).expect("loads").to_bytes() == gen2);
-}
-
-#[test]
-fn the_fit_with_both_additions_learns_and_does_not_depend_on_the_threads() {
-    // Mobility-pattern-expressible labels: the mover's mobility minus the opponent's.
-    let samples: Vec<Sample> = random_positions(21, 60)
-        .into_iter()
-        .map(|b| Sample {
-            board: b,
-            label: (moves(b.player, b.opponent).count_ones() as i32
-                - moves(b.opponent, b.player).count_ones() as i32) as i8,
-        })
-        .collect();
-    let (train, valid) = samples.split_at(samples.len() * 4 / 5);
-    let opts = FitOptions {
-        extras: BOTH,
-        ..super::quick(4, 9)
-    };
-    let first = std::sync::Mutex::new(0.0);
-    let last = std::sync::Mutex::new(0.0);
-    let fitted = fit_model(train, valid, None, &opts, &|r| {
-        let n = r.train_samples as f64;
-        if r.epoch == 1 {
-            *first.lock().unwrap() += r.train_mse * n;
-        }
-        if r.epoch == opts.epochs {
-            *last.lock().unwrap() += r.train_mse * n;
-        }
-    });
-    let (before, after) = (first.into_inner().unwrap(), last.into_inner().unwrap());
-    assert!(after < before * 0.7, "loss {before} -> {after}");
-    assert!(fitted.heads.iter().all(|h| h.len() == BOTH.head_params()));
-    let n = pattern_set().features_with(true);
-    assert!(fitted.tables.iter().all(|t| t.len() == n));
-    let threads = FitOptions { threads: 3, ..opts };
-    assert_eq!(fit_model(train, valid, None, &threads, &|_| {}), fitted);
-    // The weights file carries what the fit found.
-    let w = fitted.weights(3, BOTH);
-    assert_eq!(Weights::from_bytes(&w.to_bytes()), Ok(w));
-}
-
-#[test]
-fn a_fit_keeping_the_patterns_learns_only_the_rest() {
-    // The start: scrambled pattern tables without extras (as a network's generated tables
-    // come); the fit adds the mobility patterns and the head around them.
-    let set = pattern_set();
-    let start = Weights::from_discs(3, &scrambled_tables(30, set.features()));
-    let samples = super::disc_difference_samples(31, 40);
-    let opts = FitOptions {
-        extras: BOTH,
-        keep_patterns: true,
-        ..super::quick(2, 5)
-    };
-    let fitted = fit_model(&samples, &[], Some(&start), &opts, &|_| {});
-    let mut learnt = 0;
-    for (s, t) in fitted.tables.iter().enumerate() {
-        let kept = start.stage_discs(s);
-        assert_eq!(
-            t[..set.scalar_feature],
-            kept[..set.scalar_feature],
-            "stage {s}"
-        );
-        learnt += t[set.scalar_feature..]
-            .iter()
-            .filter(|&&x| x != 0.0)
-            .count();
-    }
-    // Without the option the same fit moves the patterns too.
-    let free = fit_model(
-        &samples,
-        &[],
-        Some(&start),
-        &FitOptions {
-            keep_patterns: false,
-            ..opts
-        },
-        &|_| {},
-    );
-    assert!(learnt > 0);
-    assert!(free
-        .tables
-        .iter()
-        .enumerate()
-        .any(|(s, t)| t[..set.scalar_feature] != start.stage_discs(s)[..set.scalar_feature]));
 }

@@ -5,11 +5,11 @@
 #![allow(clippy::unwrap_used)]
 
 use reversi_engine::eval::Evaluator;
-use reversi_engine::pattern::fit::{fit, FitOptions, Sample};
 use reversi_engine::pattern::{PatternEval, Weights};
 use reversi_engine::{Board, Sq};
 use reversi_formats::wthor::parse_wtb;
 use reversi_testkit::data_file;
+use reversi_train::fit::linear::{fit, FitOptions, Sample};
 
 /// The positions of the first `games` games of a WTHOR year, labelled for the side to move.
 fn samples(year: u16, games: usize) -> Vec<Sample> {

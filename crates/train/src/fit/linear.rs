@@ -1,25 +1,29 @@
-//! Fitting the pattern weights: least squares on (position, final disc difference) samples,
-//! one stage at a time, by mini-batch Adam with L2 regularisation. Only the weights a batch
-//! touches are updated (each with its own step count), so a pass costs what the batch's
-//! features cost, not the whole table. Deterministic for a seed: one thread, a seeded
-//! shuffle, sums in a fixed order.
+//! The table fit (generations 1-3): the pattern weights by least squares on (position, final
+//! disc difference) samples, one stage at a time, by mini-batch Adam with L2 regularisation.
+//! Only the weights a batch touches are updated (each with its own step count), so a pass
+//! costs what the batch's features cost, not the whole table. Deterministic for a seed: one
+//! thread, a seeded shuffle, sums in a fixed order.
 //!
 //! Generation 3 ([`Extras`]) adds the mobility patterns (more tables, fitted alike) and a
 //! head: a small network over each pattern's sum, the scalars' sum and the phase, added to
 //! the sum. Its gradient flows back into the tables (a weight's gradient is scaled by one
 //! plus the head's derivative in its pattern's sum) and the head learns by Adam at a tenth
 //! of the tables' step.
+//!
+//! What it reads of the engine: the pattern set's numbering of the weights and the features a
+//! position reads ([`PatternSet`]), the stages, the weights file's [`Weights`].
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
+use reversi_engine::pattern::net::seeded_head;
 #[cfg(doc)]
-use super::PATTERN_NAMES;
-use super::{
+use reversi_engine::pattern::PATTERN_NAMES;
+use reversi_engine::pattern::{
     pattern_set, stage_empties, Extras, PatternSet, Weights, ACTIVE, HEAD_INPUTS, MAX_HIDDEN,
     MAX_STAGES, MOBILITY_ACTIVE,
 };
-use crate::Board;
+use reversi_engine::Board;
 
 /// A training position: the board (player to move) and the value to learn, in discs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -95,7 +99,7 @@ impl Default for FitOptions {
 /// The state of one stage after an epoch.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EpochReport {
-    /// The stage fitted, 0-based (see [`super::stage_empties`]).
+    /// The stage fitted, 0-based (see [`stage_empties`]).
     pub stage: usize,
     /// The epoch just finished, counting from 1.
     pub epoch: u32,
@@ -111,11 +115,12 @@ pub struct EpochReport {
     pub valid_mae: f64,
 }
 
-/// A seeded generator for the shuffles (`SplitMix64`).
-struct Rng(u64);
+/// A seeded generator for the shuffles of both fits (`SplitMix64`).
+pub(super) struct Rng(pub(super) u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
+    /// The next 64 bits (the generator's arithmetic is modulo 2^64 by definition).
+    pub(super) fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -123,7 +128,8 @@ impl Rng {
         z ^ (z >> 31)
     }
 
-    fn shuffle<T>(&mut self, v: &mut [T]) {
+    /// Shuffles `v` (Fisher-Yates from the end).
+    pub(super) fn shuffle<T>(&mut self, v: &mut [T]) {
         for i in (1..v.len()).rev() {
             let j = (self.next() % (i as u64 + 1)) as usize;
             v.swap(i, j);
@@ -145,18 +151,6 @@ fn active(set: &PatternSet, b: Board, mobility: bool) -> ([u32; MAX_ACTIVE], usi
     } else {
         (out, ACTIVE)
     }
-}
-
-/// A seeded head's first parameters: small uniform weights, a zero output bias.
-pub(super) fn init_head(hidden: usize, seed: u64) -> Vec<f32> {
-    let mut rng = Rng(seed);
-    let mut uniform =
-        |scale: f32| (((rng.next() >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0) as f32 * scale;
-    let mut p = Vec::with_capacity(HEAD_INPUTS * hidden + 2 * hidden + 1);
-    p.extend((0..HEAD_INPUTS * hidden).map(|_| uniform(0.3)));
-    p.extend((0..2 * hidden).map(|_| uniform(0.1)));
-    p.push(0.0);
-    p
 }
 
 /// A stage's head in the weights file's layout ([`Extras`]): `hidden` rows of
@@ -420,12 +414,13 @@ fn fit_stage(
             v
         },
     );
-    // The patterns left out: their weights stay zero.
+    // The patterns left out: their weights stay zero (the scalars and mobility patterns,
+    // which have no configuration, are never left out).
     let left_out: Vec<bool> = (0..n)
         .map(|f| {
-            set.canon
+            set.configurations()
                 .get(f)
-                .is_some_and(|&(g, _)| f < set.scalar_feature && (opts.patterns >> g) & 1 == 0)
+                .is_some_and(|&(g, _)| (opts.patterns >> g) & 1 == 0)
         })
         .collect();
     for (w, _) in w.iter_mut().zip(&left_out).filter(|(_, &out)| out) {
@@ -435,7 +430,7 @@ fn fit_stage(
     let frozen: Vec<bool> = left_out
         .iter()
         .enumerate()
-        .map(|(f, &out)| out || (opts.keep_patterns && f < set.scalar_feature))
+        .map(|(f, &out)| out || (opts.keep_patterns && f < set.first_scalar()))
         .collect();
     let prior = if opts.l2_to_start {
         w.clone()
@@ -453,7 +448,7 @@ fn fit_stage(
     let h = extras.hidden;
     let mut head = match start {
         Some(w) if h > 0 && w.extras().hidden == h => w.head(stage).to_vec(),
-        _ if h > 0 => init_head(h, rng.next()),
+        _ if h > 0 => seeded_head(h, rng.next()),
         _ => Vec::new(),
     };
     let hp = head.len();

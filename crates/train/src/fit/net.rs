@@ -1,8 +1,9 @@
-//! Training the generated evaluation (net.rs): least squares on (position, final disc
-//! difference) samples by mini-batch Adam on the networks' parameters. Each position's
-//! prediction is what the generated tables will hold for it: the sum of its pattern
-//! instances' network outputs and its scalars' quadratics, at its stage's phase; the error
-//! is propagated back through every network it used. Deterministic for a seed whatever the
+//! The network fit (generation 3): training the generated evaluation (the engine's
+//! `pattern::net`) by least squares on (position, final disc difference) samples by
+//! mini-batch Adam on the networks' parameters. Each position's prediction is what the
+//! generated tables will hold for it: the sum of its pattern instances' network outputs and
+//! its scalars' quadratics, at its stage's phase; the error is propagated back through every
+//! network it used. Deterministic for a seed whatever the
 //! threads: a batch is cut into a fixed number of parts whose gradients are summed in order.
 //!
 //! Weights with extras ([`NetWeights::with_extras`]) learn generation 3's mobility patterns
@@ -11,17 +12,26 @@
 //! network, as the table fit does for its tables. The mobility-pattern weights are many
 //! (7,188 a stage) and a position touches 108, so they take sparse Adam steps (each weight
 //! its own step count) instead of a dense pass over all of them every batch.
+//!
+//! What it reads of the engine: the networks' parameter layout and forward pass
+//! (`pattern::net`), the pattern set's features, the evaluation the tables make (for the
+//! validation error), and [`kernel::run`], which compiles the per-position gradient once per
+//! kernel set.
 
 use std::panic::AssertUnwindSafe;
 use std::sync::mpsc;
 use std::sync::{Mutex, MutexGuard, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
-use super::fit::{HeadNet, Sample};
-use super::net::{self, forward, layout, leaky, net_parts, Layout, NetWeights, Tail, LEAK};
-use super::{
-    pattern_set, stage, PatternEval, ACTIVE, GROUPS, HEAD_INPUTS, MAX_HIDDEN, MOBILITY_ACTIVE,
-    SCALE,
+use reversi_engine::kernel::{self, Tiered};
+use reversi_engine::pattern::net::{
+    self, forward, layout, leaky, net_parts, Layout, NetWeights, Tail, LEAK,
 };
+use reversi_engine::pattern::{
+    pattern_set, stage, PatternEval, ACTIVE, HEAD_INPUTS, MAX_HIDDEN, MOBILITY_ACTIVE,
+    PATTERN_NAMES, SCALE,
+};
+
+use super::linear::{HeadNet, Rng, Sample};
 
 /// The head's Adam step, as a share of the networks' (the table fit's head learns at a
 /// tenth of its tables' step, which is about three times the networks').
@@ -78,7 +88,7 @@ pub struct NetEpochReport {
 }
 
 /// The W1 rows of every shared pattern feature, computed once per fit.
-pub(crate) struct Rows {
+struct Rows {
     rows: Vec<[u8; 16]>,
     len: Vec<u8>,
 }
@@ -88,9 +98,10 @@ impl Rows {
         let set = pattern_set();
         // The rows depend on the squares only, not on the networks' width.
         let l = layout(net::DEFAULT_NET_HIDDEN);
-        let mut rows = Vec::with_capacity(set.canon.len());
-        let mut len = Vec::with_capacity(set.canon.len());
-        for &(g, config) in &set.canon {
+        let configurations = set.configurations();
+        let mut rows = Vec::with_capacity(configurations.len());
+        let mut len = Vec::with_capacity(configurations.len());
+        for &(g, config) in configurations {
             let mut r = [0u8; 16];
             let k = net::config_rows(config, l.squares[usize::from(g)], &mut r);
             rows.push(r);
@@ -100,27 +111,41 @@ impl Rows {
     }
 }
 
-/// [`sample_gradient`] compiled once per kernel set ([`crate::kernel::multiversion`]) and
-/// network width: the networks' 16- or 32-wide rows are what the wider vectors speed up.
-/// The sums are in the same order in every version, so the result does not depend on the
-/// CPU.
-mod versions {
-    use super::{sample_gradient, Model, Part, Sample};
+/// The gradient of one position (see [`sample_gradient`]) as work for [`kernel::run`], which
+/// compiles it once per kernel set, and once per network width here: the networks' 16- or
+/// 32-wide rows are what the wider vectors speed up. The sums are in the same order in every
+/// copy, so the result does not depend on the CPU.
+struct Gradient<'a, 'm> {
+    model: &'a Model<'m>,
+    sample: &'a Sample,
+    /// The phase and stage of the position.
+    at: (f32, usize),
+    scale: f32,
+    part: &'a mut Part,
+}
 
-    crate::kernel::multiversion! {
-        /// The gradient of one position (see [`sample_gradient`]).
-        fn gradient(m: &Model<'_>, s: &Sample, at: (f32, usize), scale: f32, part: &mut Part) -> f32 {
-            if m.layout.hidden == 32 {
-                sample_gradient::<32>(m, s, at, scale, &mut part.0, &mut part.1)
-            } else {
-                sample_gradient::<16>(m, s, at, scale, &mut part.0, &mut part.1)
-            }
+impl Tiered for Gradient<'_, '_> {
+    type Output = f32;
+
+    #[inline(always)]
+    fn run(self) -> f32 {
+        let Gradient {
+            model: m,
+            sample: s,
+            at,
+            scale,
+            part,
+        } = self;
+        if m.layout.hidden == 32 {
+            sample_gradient::<32>(m, s, at, scale, &mut part.0, &mut part.1)
+        } else {
+            sample_gradient::<16>(m, s, at, scale, &mut part.0, &mut part.1)
         }
     }
 }
 
 /// What a position's gradient reads: the parameters and where everything sits in them.
-pub(crate) struct Model<'a> {
+struct Model<'a> {
     params: &'a [f32],
     layout: &'a Layout,
     rows: &'a Rows,
@@ -150,7 +175,7 @@ fn sample_gradient<const H: usize>(
     let mut x = [0f32; HEAD_INPUTS];
     for (k, &f) in active.iter().enumerate().take(instances) {
         let f = f as usize;
-        let g = usize::from(set.canon[f].0);
+        let g = usize::from(set.configurations()[f].0);
         let n = l.squares[g];
         let r = &rows.rows[f][..usize::from(rows.len[f])];
         let (out, h1, h2) = forward::<H>(&params[l.nets[g]..], n, r, t, st);
@@ -159,15 +184,17 @@ fn sample_gradient<const H: usize>(
         cache[k] = (h1, h2);
     }
     for &f in &active[instances..] {
-        let v = params[net::scalar_at(l, f as usize - set.scalar_feature, st)];
+        let v = params[net::scalar_at(l, f as usize - set.first_scalar(), st)];
         pred += v;
-        x[GROUPS.len()] += v;
+        x[PATTERN_NAMES.len()] += v;
     }
     let mut mobility = [0u32; MOBILITY_ACTIVE];
     if tail.mobility_len > 0 {
-        let base = tail.mobility + st * tail.mobility_len - set.features();
+        // The stage's mobility-pattern weights, which the features numbered from
+        // `set.features()` on index.
+        let base = tail.mobility + st * tail.mobility_len;
         for (m, &f) in mobility.iter_mut().zip(&set.active_mobility(s.board)) {
-            *m = (base + f as usize) as u32;
+            *m = (base + (f as usize - set.features())) as u32;
             pred += params[*m as usize];
         }
     }
@@ -196,7 +223,7 @@ fn sample_gradient<const H: usize>(
     }
     for (k, &f) in active.iter().enumerate().take(instances) {
         let f = f as usize;
-        let g = usize::from(set.canon[f].0);
+        let g = usize::from(set.configurations()[f].0);
         let n = l.squares[g];
         let r = &rows.rows[f][..usize::from(rows.len[f])];
         let start = l.nets[g];
@@ -213,7 +240,8 @@ fn sample_gradient<const H: usize>(
         );
     }
     for &f in &active[instances..] {
-        grad[net::scalar_at(l, f as usize - set.scalar_feature, st)] += d * through[GROUPS.len()];
+        grad[net::scalar_at(l, f as usize - set.first_scalar(), st)] +=
+            d * through[PATTERN_NAMES.len()];
     }
     if tail.mobility_len > 0 {
         sparse.extend(mobility.iter().map(|&m| (m, d)));
@@ -284,23 +312,10 @@ fn backward<const H: usize>(
     }
 }
 
-/// A seeded generator for the shuffles (`SplitMix64`).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-}
-
 /// Mean absolute error of an evaluation's rounded-to-1/[`SCALE`] values on `samples`,
 /// overall and for each number of empties 0 to 60.
 #[must_use]
-pub(crate) fn mae_by_empties(eval: &PatternEval, samples: &[Sample]) -> (f64, Vec<(usize, f64)>) {
+pub(super) fn mae_by_empties(eval: &PatternEval, samples: &[Sample]) -> (f64, Vec<(usize, f64)>) {
     let mut by = vec![(0usize, 0f64); 61];
     let mut total = 0f64;
     for s in samples {
@@ -370,7 +385,13 @@ impl Batch<'_> {
                     rows: self.rows,
                     tail: self.tail,
                 };
-                let e = crate::kernel::dispatch!(versions, gradient(&m, s, at, scale, &mut part));
+                let e = kernel::run(Gradient {
+                    model: &m,
+                    sample: s,
+                    at,
+                    scale,
+                    part: &mut part,
+                });
                 part_se += f64::from(e) * f64::from(e);
             }
             out.push((k, part_se));
@@ -481,13 +502,7 @@ pub fn fit_net(
         }
         drop(done_tx);
         for epoch in 1..=opts.epochs {
-            {
-                let mut order = write(&shared_order);
-                for i in (1..order.len()).rev() {
-                    let j = (rng.next() % (i as u64 + 1)) as usize;
-                    order.swap(i, j);
-                }
-            }
+            rng.shuffle(write(&shared_order).as_mut_slice());
             let mut se = 0f64;
             for lo in (0..train.len()).step_by(batch) {
                 let hi = (lo + batch).min(train.len());
@@ -574,7 +589,7 @@ pub fn fit_net(
 /// for tests that hold the generated tables to the networks.
 #[cfg(test)]
 #[must_use]
-pub(crate) fn predict(w: &NetWeights, b: crate::Board) -> f32 {
+pub(super) fn predict(w: &NetWeights, b: reversi_engine::Board) -> f32 {
     gradient_of(w, b, 0).0
 }
 
@@ -583,7 +598,7 @@ pub(crate) fn predict(w: &NetWeights, b: crate::Board) -> f32 {
 /// compare it with finite differences.
 #[cfg(test)]
 #[must_use]
-pub(crate) fn gradient_of(w: &NetWeights, b: crate::Board, label: i8) -> (f32, Vec<f32>) {
+pub(super) fn gradient_of(w: &NetWeights, b: reversi_engine::Board, label: i8) -> (f32, Vec<f32>) {
     let rows = Rows::build();
     let st = stage(b.empties().count_ones(), w.stages);
     let t = net::stage_phase(st, w.stages);
@@ -596,7 +611,15 @@ pub(crate) fn gradient_of(w: &NetWeights, b: crate::Board, label: i8) -> (f32, V
         tail: &tail,
     };
     let mut part: Part = (vec![0f32; w.params.len()], Vec::new());
-    let e = versions::portable::gradient(&m, &s, (t, st), 2.0, &mut part);
+    // Compiled for the baseline here: the same sums as every tier's copy.
+    let e = Gradient {
+        model: &m,
+        sample: &s,
+        at: (t, st),
+        scale: 2.0,
+        part: &mut part,
+    }
+    .run();
     let (mut grad, sparse) = part;
     for (i, g) in sparse {
         grad[i as usize] += g;
