@@ -24,7 +24,7 @@ def default_binary():
 
 
 def default_openings():
-    data = os.environ.get("REVERSI_DATA") or os.path.join(REPO, "..", "shared", "data")
+    data = os.environ.get("REVERSI_DATA") or os.path.join(REPO, "data", "reference")
     return os.path.join(data, "xot-large.txt")
 
 

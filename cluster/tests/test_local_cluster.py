@@ -21,7 +21,7 @@ CLUSTER = os.path.dirname(HERE)
 REPO = os.path.dirname(CLUSTER)
 BIN = os.environ.get("REVERSI_BIN") or os.path.join(REPO, "target", "release", "reversi")
 OPENINGS = os.path.join(
-    os.environ.get("REVERSI_DATA") or os.path.join(REPO, "..", "shared", "data"), "xot-large.txt"
+    os.environ.get("REVERSI_DATA") or os.path.join(REPO, "data", "reference"), "xot-large.txt"
 )
 
 # Six games at depth 3, labelled again at depth 9 (a few seconds a shard, so that a worker
