@@ -46,7 +46,6 @@ pub use weights::{crc32, Extras, Weights, WeightsError, HEAD_INPUTS, MAX_HIDDEN}
 /// The trained evaluation: expanded weights, and the hand-made evaluation for boards smaller
 /// than 8x8 (the patterns are 8x8 only).
 pub struct PatternEval {
-    set: &'static PatternSet,
     /// The pattern instances the weights use, in the set's order: the instances of a pattern
     /// whose weights are zero in every stage (one a small evaluation leaves out) are neither
     /// stored nor read.
@@ -59,8 +58,14 @@ pub struct PatternEval {
     scalar_local: usize,
     /// One table of `local` weights per stage.
     expanded: Vec<i16>,
-    /// One table of `set.mobility_local` weights per stage (empty without mobility
-    /// patterns).
+    /// The mobility patterns the weights use, in the set's order: those of a pattern whose
+    /// mobility weights are zero in every stage (for either side) are neither stored nor
+    /// read (empty without mobility patterns).
+    mobility_probes: Vec<MobilityProbe>,
+    /// Entries of a stage's expanded mobility table: the tables of the mobility patterns
+    /// read, the mover's then the opponent's for each.
+    mobility_local: usize,
+    /// One table of `mobility_local` weights per stage.
     mobility: Vec<i16>,
     /// The head's hidden units (0: none).
     hidden: usize,
@@ -79,6 +84,18 @@ struct Probe {
     offset: usize,
     /// Its pattern (index in [`GROUPS`]), for the head.
     group: u8,
+}
+
+/// A mobility pattern as the evaluation reads it.
+#[derive(Debug, Clone, Copy)]
+struct MobilityProbe {
+    /// The instance's squares.
+    mask: u64,
+    /// Where its mover's table starts in a stage's expanded mobility table; the opponent's
+    /// follows it.
+    offset: usize,
+    /// Entries of one side's table (2^squares).
+    size: usize,
 }
 
 /// A stage's head as the evaluation reads it: for each input, the hidden units' weights
@@ -191,11 +208,35 @@ impl PatternEval {
         let scalar_local = local;
         local += SCALAR_COUNT;
         let mut expanded = vec![0i16; stages * local];
-        let mobile = if extras.mobility {
-            set.mobility_local
-        } else {
-            0
-        };
+        // The mobility patterns with a weight in some stage, for either side.
+        let mut mobility_used = [false; GROUPS.len()];
+        if extras.mobility {
+            let groups = set.mobility_groups();
+            for s in 0..stages {
+                let mobility = &w.stage(s)[set.features()..];
+                let (mover, opponent) = mobility.split_at(set.mobility_features);
+                for ((&g, &m), &o) in groups.iter().zip(mover).zip(opponent) {
+                    mobility_used[usize::from(g)] |= m != 0 || o != 0;
+                }
+            }
+        }
+        let mut mobile = 0;
+        let mut mobility_probes = Vec::new();
+        let mut mobility_kept = Vec::new();
+        for inst in set
+            .mobility
+            .iter()
+            .filter(|i| mobility_used[usize::from(i.group)])
+        {
+            let size = inst.feature.len();
+            mobility_probes.push(MobilityProbe {
+                mask: inst.mask,
+                offset: mobile,
+                size,
+            });
+            mobility_kept.push(inst);
+            mobile += 2 * size;
+        }
         let mut mobility = vec![0i16; stages * mobile];
         let hidden = extras.hidden;
         let mut head = vec![0f32; stages * Head::len(hidden) * usize::from(hidden > 0)];
@@ -214,11 +255,10 @@ impl PatternEval {
                 let table = &mut mobility[s * mobile..(s + 1) * mobile];
                 let mover = &shared[set.features()..];
                 let opponent = &mover[set.mobility_features..];
-                for inst in &set.mobility {
-                    let size = inst.feature.len();
+                for (inst, probe) in mobility_kept.iter().zip(&mobility_probes) {
                     for (i, &f) in inst.feature.iter().enumerate() {
-                        table[inst.local_offset + i] = mover[f as usize];
-                        table[inst.local_offset + size + i] = opponent[f as usize];
+                        table[probe.offset + i] = mover[f as usize];
+                        table[probe.offset + probe.size + i] = opponent[f as usize];
                     }
                 }
             }
@@ -232,12 +272,13 @@ impl PatternEval {
             *slot = stage(e as u32, stages) as u8;
         }
         PatternEval {
-            set,
             probes,
             local,
             scalar_local,
             stage_of,
             expanded,
+            mobility_probes,
+            mobility_local: mobile,
             mobility,
             hidden,
             head,
@@ -313,12 +354,11 @@ mod versions {
                 }
             }
             if !this.mobility.is_empty() {
-                let local = this.set.mobility_local;
+                let local = this.mobility_local;
                 let table = &this.mobility[s * local..(s + 1) * local];
-                for inst in &this.set.mobility {
-                    let size = inst.feature.len();
-                    let i = inst.local_offset + binary(moves_p, inst.mask);
-                    let j = inst.local_offset + size + binary(moves_o, inst.mask);
+                for p in &this.mobility_probes {
+                    let i = p.offset + binary(moves_p, p.mask);
+                    let j = p.offset + p.size + binary(moves_o, p.mask);
                     sum += i32::from(table.get(i).copied().unwrap_or(0));
                     sum += i32::from(table.get(j).copied().unwrap_or(0));
                 }

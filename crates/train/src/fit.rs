@@ -75,6 +75,10 @@ pub struct FitJob {
     /// The patterns fitted, one bit per entry of [`PATTERN_NAMES`] (tables only; `u32::MAX`:
     /// all); the others keep zero weights, which the evaluation skips.
     pub patterns: u32,
+    /// The patterns whose mobility patterns are fitted, one bit per entry of
+    /// [`PATTERN_NAMES`] (tables with mobility patterns only; `u32::MAX`: all); the others
+    /// keep zero weights, which the evaluation skips.
+    pub mobility_patterns: u32,
     /// Hidden units a layer of each pattern network (networks only; `None`: the start's
     /// width, or 16 without a start). A start narrower than this is widened, its values
     /// kept ([`NetWeights::widen`]).
@@ -177,6 +181,7 @@ pub fn run(a: &FitJob, progress: &dyn Progress) -> Result<Fitted, Error> {
         threads: a.threads,
         extras: a.extras,
         patterns: a.patterns,
+        mobility_patterns: a.mobility_patterns,
     };
     progress.line(&format!("{opts:?}"));
     let fitted = fit_model(&train, &valid, start.as_ref(), &opts, &|r| {

@@ -190,6 +190,11 @@ pub struct FitArgs {
     /// solver's move ordering, `reversi solve --order-weights`).
     #[arg(long, value_delimiter = ',', value_parser = PossibleValuesParser::new(PATTERN_NAMES))]
     pub patterns: Vec<String>,
+    /// With `--features mobility-patterns`, give mobility patterns only to these patterns
+    /// (tables only; default: all), comma-separated: the others' mobility weights stay zero
+    /// and the evaluation skips them, a cheaper evaluation.
+    #[arg(long, value_delimiter = ',', value_parser = PossibleValuesParser::new(PATTERN_NAMES))]
+    pub mobility_patterns: Vec<String>,
     /// Hidden units a layer of each pattern network (`--model net` only: 16 or 32)
     /// [default: the start's, or 16]. A narrower `--start` is widened first: its new units
     /// start with no say in the output, so the fit starts from the start's values.
@@ -478,6 +483,13 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
                 "--patterns chooses table patterns; a network (--model net) fits them all"
             );
             anyhow::ensure!(
+                a.mobility_patterns.is_empty()
+                    || (a.model == fit::Model::Tables
+                        && a.features.iter().any(|f| f == "mobility-patterns")),
+                "--mobility-patterns chooses table mobility patterns; it needs --features \
+                 mobility-patterns and a table fit (not --model net)"
+            );
+            anyhow::ensure!(
                 a.net_hidden.is_none() || a.model == fit::Model::Net,
                 "--net-hidden sets the width of networks; it needs --model net"
             );
@@ -485,17 +497,20 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
                 !a.keep_patterns || a.model == fit::Model::Tables,
                 "--keep-patterns keeps table patterns; a network (--model net) fits them all"
             );
-            let patterns = if a.patterns.is_empty() {
-                u32::MAX
-            } else {
-                PATTERN_NAMES
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, n)| a.patterns.iter().any(|p| p == *n))
-                    .fold(0u32, |m, (k, _)| m | 1 << k)
+            let bits = |names: &[String]| {
+                if names.is_empty() {
+                    u32::MAX
+                } else {
+                    PATTERN_NAMES
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, n)| names.iter().any(|p| p == *n))
+                        .fold(0u32, |m, (k, _)| m | 1 << k)
+                }
             };
             let job = fit::FitJob {
-                patterns,
+                patterns: bits(&a.patterns),
+                mobility_patterns: bits(&a.mobility_patterns),
                 data: a.data,
                 out: a.out,
                 seed: a.seed,

@@ -259,9 +259,8 @@ pub(super) struct Instance {
 /// moves on them and the opponent's (a mobility pattern, generation 3).
 pub(super) struct MobilityInstance {
     pub(super) mask: u64,
-    /// Where this instance's two tables (the mover's, then the opponent's, `2^n` entries
-    /// each) start in a stage's expanded mobility table.
-    pub(super) local_offset: usize,
+    /// Its pattern (index in [`GROUPS`]).
+    pub(super) group: u8,
     /// The shared mobility feature (from 0, one side's numbering) of each binary index.
     pub(super) feature: Vec<u32>,
 }
@@ -276,8 +275,8 @@ pub struct PatternSet {
     pub(super) mobility: Vec<MobilityInstance>,
     /// Shared mobility features of one side (the opponent's follow the mover's).
     pub(super) mobility_features: usize,
-    /// Entries of a stage's expanded mobility table (both sides).
-    pub(super) mobility_local: usize,
+    /// The pattern (index in [`GROUPS`]) of each shared mobility feature of one side.
+    mobility_groups: Vec<u8>,
     /// Shared features per stage, scalars included.
     features: usize,
     /// Start of the scalar features (mobility, potential mobility, parity), shared and
@@ -421,21 +420,22 @@ impl PatternSet {
         let mut instances = Vec::new();
         let mut mobility = Vec::new();
         let (mut features, mut mobility_features) = (0usize, 0usize);
-        let mut mobility_local = 0usize;
         let mut signature = 0x811c_9dc5u32;
         let (mut gen1_signature, mut gen1_features) = (0, 0);
         let mut canon = Vec::new();
+        let mut mobility_groups = Vec::new();
         for (k, g) in GROUPS.iter().enumerate() {
             if k == GEN1_GROUPS {
                 (gen1_signature, gen1_features) = (mix(signature, SCALAR_COUNT as u32), features);
             }
-            let n = g.squares.len();
             for &(c, r) in g.squares {
                 signature = mix(signature, u32::from(8 * r + c));
             }
             signature = mix(signature, 0xff);
             let id = share(g, 3, &mut features, |least| canon.push((k as u8, least)));
-            let mobility_id = share(g, 2, &mut mobility_features, |_| {});
+            let mobility_id = share(g, 2, &mut mobility_features, |_| {
+                mobility_groups.push(k as u8);
+            });
             // The instances: images of the canonical set under the symmetries.
             let set: u64 = g.squares.iter().map(|&(c, r)| 1u64 << (8 * r + c)).sum();
             let mut seen = Vec::new();
@@ -452,10 +452,9 @@ impl PatternSet {
                 });
                 mobility.push(MobilityInstance {
                     mask,
-                    local_offset: mobility_local,
+                    group: k as u8,
                     feature: image_features(g, sym, mask, 2, &mobility_id),
                 });
-                mobility_local += 2 << n;
             }
         }
         signature = mix(signature, SCALAR_COUNT as u32);
@@ -464,7 +463,7 @@ impl PatternSet {
             instances,
             mobility,
             mobility_features,
-            mobility_local,
+            mobility_groups,
             features: features + SCALAR_COUNT,
             scalar_feature,
             base_signature: signature,
@@ -495,6 +494,14 @@ impl PatternSet {
     #[must_use]
     pub fn configurations(&self) -> &[(u8, u32)] {
         &self.canon
+    }
+
+    /// The pattern (index in [`PATTERN_NAMES`]) of each shared mobility-pattern feature of
+    /// one side, in the features' order: a file with mobility patterns numbers the mover's
+    /// from [`PatternSet::features`] and the opponent's after them, in the same order.
+    #[must_use]
+    pub fn mobility_groups(&self) -> &[u8] {
+        &self.mobility_groups
     }
 
     /// The fingerprint a weights file of `stages` stages for this set must carry: the

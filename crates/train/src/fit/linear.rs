@@ -75,6 +75,10 @@ pub struct FitOptions {
     /// others keep zero weights, and an evaluation does not read a pattern whose weights are
     /// all zero, so fewer patterns make a smaller, cheaper evaluation.
     pub patterns: u32,
+    /// The patterns whose mobility patterns are fitted (with [`Extras::mobility`]), one bit
+    /// per entry of [`PATTERN_NAMES`] (all by default): the others keep zero weights, and an
+    /// evaluation does not read a mobility pattern whose weights are all zero.
+    pub mobility_patterns: u32,
 }
 
 impl Default for FitOptions {
@@ -92,6 +96,7 @@ impl Default for FitOptions {
             threads: 1,
             extras: Extras::default(),
             patterns: u32::MAX,
+            mobility_patterns: u32::MAX,
         }
     }
 }
@@ -414,13 +419,23 @@ fn fit_stage(
             v
         },
     );
-    // The patterns left out: their weights stay zero (the scalars and mobility patterns,
-    // which have no configuration, are never left out).
+    // The patterns and mobility patterns left out: their weights stay zero (the scalars are
+    // never left out).
+    let mobility_groups = set.mobility_groups();
     let left_out: Vec<bool> = (0..n)
         .map(|f| {
-            set.configurations()
-                .get(f)
-                .is_some_and(|&(g, _)| (opts.patterns >> g) & 1 == 0)
+            if f < set.first_scalar() {
+                set.configurations()
+                    .get(f)
+                    .is_some_and(|&(g, _)| (opts.patterns >> g) & 1 == 0)
+            } else if f >= set.features() {
+                let k = (f - set.features()) % mobility_groups.len().max(1);
+                mobility_groups
+                    .get(k)
+                    .is_some_and(|&g| (opts.mobility_patterns >> g) & 1 == 0)
+            } else {
+                false
+            }
         })
         .collect();
     for (w, _) in w.iter_mut().zip(&left_out).filter(|(_, &out)| out) {

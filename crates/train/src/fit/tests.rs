@@ -156,6 +156,37 @@ fn a_fit_of_some_patterns_leaves_the_others_at_zero() {
     assert!(kept(0) && kept(2));
 }
 #[test]
+fn a_fit_of_some_mobility_patterns_leaves_the_others_at_zero() {
+    let set = pattern_set();
+    let samples = disc_difference_samples(27, 40);
+    let (train, valid) = samples.split_at(samples.len() * 4 / 5);
+    // Mobility patterns on the edge with its X squares and the diagonal 8 (patterns 2 and
+    // 6) only; every pattern table learns.
+    let opts = FitOptions {
+        extras: Extras {
+            mobility: true,
+            hidden: 0,
+        },
+        mobility_patterns: 1 << 2 | 1 << 6,
+        ..quick(2, 3)
+    };
+    let tables = fit(train, valid, None, &opts, &|_| {});
+    let groups = set.mobility_groups();
+    let mobility = |t: &[f32], keep: bool| -> usize {
+        (set.features()..t.len())
+            .filter(|&f| {
+                let g = groups[(f - set.features()) % groups.len()];
+                (g == 2 || g == 6) == keep && t[f] != 0.0
+            })
+            .count()
+    };
+    assert!(tables.iter().all(|t| mobility(t, false) == 0));
+    assert!(tables.iter().any(|t| mobility(t, true) > 0));
+    assert!(tables
+        .iter()
+        .any(|t| t[..set.first_scalar()].iter().any(|&w| w != 0.0)));
+}
+#[test]
 fn the_penalty_can_pull_towards_the_start() {
     let samples = disc_difference_samples(23, 40);
     let opts = quick(3, 5);

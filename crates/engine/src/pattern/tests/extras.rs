@@ -95,6 +95,47 @@ fn the_expanded_mobility_tables_hold_the_shared_weights() {
 }
 
 #[test]
+fn an_evaluation_skips_the_mobility_patterns_its_weights_leave_out() {
+    // Scrambled weights with every mobility pattern zero but the edge's with its X squares
+    // (pattern 2) and the diagonal 8's (6): only their instances are read, and the value is
+    // still the sum of the active weights.
+    let set = pattern_set();
+    let kept = |g: u8| g == 2 || g == 6;
+    let mobility = Extras {
+        mobility: true,
+        hidden: 0,
+    };
+    let mut tables = scrambled_tables(30, set.features_with(true));
+    let groups = set.mobility_groups();
+    assert_eq!(groups.len(), set.mobility_features);
+    for t in &mut tables {
+        for (f, w) in t.iter_mut().enumerate().skip(set.features()) {
+            if !kept(groups[(f - set.features()) % groups.len()]) {
+                *w = 0.0;
+            }
+        }
+    }
+    let w = Weights::from_parts(3, mobility, &tables, &[]);
+    let eval = PatternEval::new(&w);
+    let read = set.mobility.iter().filter(|m| kept(m.group)).count();
+    assert_eq!(eval.mobility_probes.len(), read);
+    assert_eq!(read, 4 + 2);
+    for b in random_positions(17, 5) {
+        let st = w.stage(stage(b.empties().count_ones(), 30));
+        let sum: i32 = set
+            .active(b)
+            .iter()
+            .chain(&set.active_mobility(b))
+            .map(|&f| i32::from(st[f as usize]))
+            .sum();
+        assert_eq!(eval.raw(b), sum);
+    }
+    // Every mobility pattern is read when each has weights.
+    let all = PatternEval::new(&scrambled_with(30, mobility));
+    assert_eq!(all.mobility_probes.len(), set.instances());
+}
+
+#[test]
 fn symmetric_positions_evaluate_equal_with_mobility_patterns_and_head() {
     for extras in [
         BOTH,
