@@ -22,6 +22,7 @@ use reversi_engine::search::final_score;
 use reversi_engine::{Board, Sq};
 use reversi_formats::wthor::{list_files, parse_wtb, Game};
 
+use crate::deep::read_labels_for;
 use crate::error::{Error, FileError};
 use crate::games::GamesFile;
 use crate::parallel;
@@ -31,7 +32,8 @@ use crate::Progress;
 use reversi_engine::shard::Shard;
 
 /// Reads a data file, the records of a shard file (`--shard`, see shard.rs) or the labelled
-/// positions of a self-play games file (games.rs).
+/// positions of a self-play games file (games.rs), with the deep labels of the label file
+/// beside it (`selfplay-N.labels` beside `selfplay-N.games`, deep.rs) where there is one.
 ///
 /// # Errors
 /// The file cannot be read, or is none of the three or damaged.
@@ -39,7 +41,16 @@ pub fn read(path: &Path) -> Result<Vec<LabelledPosition>, Error> {
     let bytes = fs::read(path).map_err(FileError::on("reading", path))?;
     let name = path.display().to_string();
     if GamesFile::is_games(&bytes) {
-        return Ok(GamesFile::from_bytes(&bytes, &name)?.positions());
+        let games = GamesFile::from_bytes(&bytes, &name)?;
+        // Deep labels beside the games (`NAME.labels`, deep.rs) replace their final scores.
+        let labels = path.with_extension("labels");
+        if labels.exists() {
+            let deep = read_labels_for(&labels, &bytes)?;
+            return games
+                .positions_with(&deep)
+                .map_err(|why| Error::DeepLabels(labels, why));
+        }
+        return Ok(games.positions());
     }
     if ShardFile::is_shard(&bytes) {
         let file = ShardFile::from_bytes(&bytes, &name)?;
@@ -333,6 +344,46 @@ mod tests {
         let path = reversi_testkit::data_file("wthor/WTH_1990.wtb");
         let db = parse_wtb(&fs::read(path).expect("WTHOR 1990")).expect("parses");
         db.games.into_iter().take(12).collect()
+    }
+
+    #[test]
+    fn deep_labels_beside_a_games_file_replace_its_final_scores() {
+        // The committed self-play run 1 and its committed deep labels.
+        let data = reversi_testkit::data_dir().join("..");
+        let games = data.join("selfplay/selfplay-1.games");
+        let dir = tempfile::tempdir().expect("a folder");
+        let copy = dir.path().join("selfplay-1.games");
+        fs::copy(&games, &copy).expect("copied");
+        let plain = read(&copy).expect("reads");
+        fs::copy(
+            data.join("deep-labels/selfplay-1.labels"),
+            copy.with_extension("labels"),
+        )
+        .expect("copied");
+        let deep = read(&copy).expect("reads with its labels");
+        assert_eq!(deep.len(), plain.len());
+        let labels = crate::deep::read_labels(&copy.with_extension("labels")).expect("labels");
+        assert!(labels.len() > 400);
+        // Every label is in place: as many positions changed as labels differ from the
+        // game's final score (or are exact), and no other.
+        let changed = deep.iter().zip(&plain).filter(|(d, p)| d != p).count();
+        assert!(
+            changed > labels.len() / 2 && changed <= labels.len(),
+            "{changed}"
+        );
+        assert!(deep.iter().zip(&plain).all(|(d, p)| d.board == p.board));
+        // Labels made for other games are refused, naming both checksums.
+        fs::copy(
+            data.join("deep-labels/selfplay-2.labels"),
+            copy.with_extension("labels"),
+        )
+        .expect("copied");
+        let e = read(&copy).expect_err("another run's labels").to_string();
+        assert!(
+            e.contains("made for other games") && e.contains("crc32:"),
+            "{e}"
+        );
+        assert!(e.contains("selfplay-1.labels"), "{e}");
     }
 
     #[test]

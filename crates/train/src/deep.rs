@@ -9,7 +9,8 @@
 //! 0 31 -4 s
 //! 1 27 6 e
 //! ```
-//! `GAME` is the game's number in its run, `PLY` the moves played before the position (passes
+//! The header names the games file and its CRC-32 (the one the games file ends with, of
+//! everything before it), then the options. `GAME` is the game's number in its run, `PLY` the moves played before the position (passes
 //! not counted, as in the games file), `SCORE` the value for the side to move (discs, the
 //! empties to the winner), `KIND` `e` for an exact solve and `s` for a search of `depth`.
 
@@ -180,7 +181,7 @@ pub fn run(a: &DeepOptions, progress: &dyn Progress) -> Result<DeepReport, Error
     let (eval, weights) = eval_of(a.weights.as_deref())?;
     let header = format!(
         "{MAGIC} games={name} crc32:{:08x} depth={} exact-empties={} empties={}-{} per-game={} seed={} weights={weights}",
-        crc32(&bytes),
+        games_crc(&bytes),
         a.depth,
         a.exact_empties,
         a.empties.0,
@@ -302,13 +303,49 @@ fn read_existing(path: &Path, header: &str) -> Result<Vec<DeepLabel>, Error> {
 /// # Errors
 /// A file that cannot be read or is not a label file.
 pub fn read_labels(path: &Path) -> Result<Vec<DeepLabel>, Error> {
+    read_labels_checked(path, None)
+}
+
+/// The labels of a label file made for the games file of bytes `games` (its header names
+/// the games file's CRC-32).
+///
+/// # Errors
+/// A file that cannot be read, is not a label file, or was made for other games.
+pub fn read_labels_for(path: &Path, games: &[u8]) -> Result<Vec<DeepLabel>, Error> {
+    read_labels_checked(path, Some(games_crc(games)))
+}
+
+/// What a label file's header names its games file by: the CRC-32 of the file's content,
+/// the one it ends with. (Not the CRC-32 of the whole file: a message followed by its own
+/// CRC-32 always has the same one, 2144df1c, which is what the first label files named.)
+fn games_crc(bytes: &[u8]) -> u32 {
+    crc32(&bytes[..bytes.len().saturating_sub(4)])
+}
+
+fn read_labels_checked(path: &Path, games_crc: Option<u32>) -> Result<Vec<DeepLabel>, Error> {
     let text = std::fs::read_to_string(path).map_err(FileError::on("reading", path))?;
     let mut lines = text.lines();
-    if !lines.next().is_some_and(|h| h.starts_with(MAGIC)) {
+    let header = lines.next().unwrap_or_default();
+    if !header.starts_with(MAGIC) {
         return Err(Error::DeepLabels(
             path.to_path_buf(),
             "not a label file".into(),
         ));
+    }
+    if let Some(crc) = games_crc {
+        let named = header
+            .split_ascii_whitespace()
+            .find_map(|w| w.strip_prefix("crc32:"))
+            .and_then(|h| u32::from_str_radix(h, 16).ok());
+        if named != Some(crc) {
+            return Err(Error::DeepLabels(
+                path.to_path_buf(),
+                format!(
+                    "made for other games: its header names {}, the games file beside it has crc32:{crc:08x}",
+                    named.map_or("no crc32".to_string(), |c| format!("crc32:{c:08x}"))
+                ),
+            ));
+        }
     }
     lines
         .enumerate()

@@ -62,6 +62,7 @@ use reversi_engine::pattern::crc32;
 use reversi_engine::search::final_score;
 use reversi_engine::{Board, Sq};
 
+use crate::deep::DeepLabel;
 use crate::error::{Error, FileError, FormatError, JoinError, Problem};
 use crate::records::{Kind, LabelledPosition};
 use reversi_engine::shard::Shard;
@@ -379,6 +380,48 @@ impl GamesFile {
             .flat_map(|g| g.positions(self.exact))
             .collect()
     }
+
+    /// [`GamesFile::positions`] with the deep labels `labels` (deep.rs) in place of the
+    /// games' final scores where they exist: an exact label as [`Kind::Solved`], a searched
+    /// one as [`Kind::Searched`].
+    ///
+    /// # Errors
+    /// A label naming a game the file does not hold, or a ply the engine did not play.
+    pub fn positions_with(&self, labels: &[DeepLabel]) -> Result<Vec<LabelledPosition>, String> {
+        let mut by_game: Vec<&DeepLabel> = labels.iter().collect();
+        by_game.sort_by_key(|l| (l.game, l.ply));
+        let mut next = by_game.into_iter().peekable();
+        let mut out = Vec::new();
+        for g in &self.records {
+            let mut positions = g.positions(self.exact);
+            while let Some(l) = next.next_if(|l| l.game <= g.number) {
+                let at = l.ply.checked_sub(usize::from(g.engine_from));
+                let slot = at
+                    .and_then(|i| positions.get_mut(i))
+                    .filter(|_| l.game == g.number);
+                let Some(p) = slot else {
+                    return Err(format!(
+                        "the label of game {} ply {} names no position the engine played",
+                        l.game, l.ply
+                    ));
+                };
+                p.label = l.score.clamp(-64, 64) as i8;
+                p.kind = if l.exact {
+                    Kind::Solved
+                } else {
+                    Kind::Searched
+                };
+            }
+            out.extend(positions);
+        }
+        if let Some(l) = next.next() {
+            return Err(format!(
+                "the label of game {} names no game of the file",
+                l.game
+            ));
+        }
+        Ok(out)
+    }
 }
 
 /// Writes a games file through a temporary file, so a cut run leaves no half file.
@@ -539,6 +582,71 @@ mod tests {
         assert!(e.to_string().contains("g.games"), "{e}");
         let e = GamesFile::from_bytes(b"RVTRAIN1", "x").expect_err("another format");
         assert!(e.to_string().contains("not a self-play games file"), "{e}");
+    }
+
+    #[test]
+    fn deep_labels_replace_the_final_scores_where_they_exist() {
+        let f = file(vec![
+            random_game(11, 0),
+            random_game(12, 1),
+            random_game(13, 2),
+        ]);
+        let plain = f.positions();
+        let g1 = &f.records[1];
+        let from = usize::from(g1.engine_from);
+        let labels = [
+            DeepLabel {
+                game: 1,
+                ply: from + 2,
+                score: 30,
+                exact: false,
+            },
+            DeepLabel {
+                game: 2,
+                ply: usize::from(f.records[2].engine_from),
+                score: -6,
+                exact: true,
+            },
+        ];
+        let deep = f
+            .positions_with(&labels)
+            .expect("labels of the file's games");
+        assert_eq!(deep.len(), plain.len());
+        let start1 = f.records[0].positions(f.exact).len();
+        let start2 = start1 + g1.positions(f.exact).len();
+        let changed: Vec<usize> = (0..deep.len()).filter(|&i| deep[i] != plain[i]).collect();
+        assert!(changed.iter().all(|&i| i == start1 + 2 || i == start2));
+        assert_eq!(
+            (deep[start1 + 2].label, deep[start1 + 2].kind),
+            (30, Kind::Searched)
+        );
+        assert_eq!((deep[start2].label, deep[start2].kind), (-6, Kind::Solved));
+        assert_eq!(deep[start1 + 2].board, plain[start1 + 2].board);
+        // A label for a game the file lacks, or for a ply before the engine played, is
+        // refused by name.
+        let e = f
+            .positions_with(&[DeepLabel {
+                game: 7,
+                ..labels[0]
+            }])
+            .expect_err("no game 7");
+        assert!(e.contains("game 7"), "{e}");
+        if from > 0 {
+            let e = f
+                .positions_with(&[DeepLabel {
+                    ply: from - 1,
+                    ..labels[0]
+                }])
+                .expect_err("before the engine");
+            assert!(e.contains(&format!("ply {}", from - 1)), "{e}");
+        }
+        let e = f
+            .positions_with(&[DeepLabel {
+                ply: 99,
+                ..labels[0]
+            }])
+            .expect_err("past the end");
+        assert!(e.contains("ply 99"), "{e}");
     }
 
     #[test]
