@@ -69,11 +69,22 @@ fn mobility_patterns_share_between_symmetries() {
     }
 }
 
+/// The sum of the shared weights of 30-stage tables `w` active in `b`, mobility patterns
+/// included: a head-less evaluation's value.
+fn table_sum(w: &Weights, b: Board) -> i32 {
+    let set = pattern_set();
+    let st = w.stage(stage(b.empties().count_ones(), 30));
+    set.active(b)
+        .iter()
+        .chain(&set.active_mobility(b))
+        .map(|&f| i32::from(st[f as usize]))
+        .sum()
+}
+
 #[test]
 fn the_expanded_mobility_tables_hold_the_shared_weights() {
     // Without a head, the evaluation is the sum of the active weights, mobility patterns
     // included: each instance's `pext` index finds its shared weight.
-    let set = pattern_set();
     let w = scrambled_with(
         30,
         Extras {
@@ -83,14 +94,7 @@ fn the_expanded_mobility_tables_hold_the_shared_weights() {
     );
     let eval = PatternEval::new(&w);
     for b in random_positions(5, 5) {
-        let st = w.stage(stage(b.empties().count_ones(), 30));
-        let sum: i32 = set
-            .active(b)
-            .iter()
-            .chain(&set.active_mobility(b))
-            .map(|&f| i32::from(st[f as usize]))
-            .sum();
-        assert_eq!(eval.raw(b), sum);
+        assert_eq!(eval.raw(b), table_sum(&w, b));
     }
 }
 
@@ -121,14 +125,7 @@ fn an_evaluation_skips_the_mobility_patterns_its_weights_leave_out() {
     assert_eq!(eval.mobility_probes.len(), read);
     assert_eq!(read, 4 + 2);
     for b in random_positions(17, 5) {
-        let st = w.stage(stage(b.empties().count_ones(), 30));
-        let sum: i32 = set
-            .active(b)
-            .iter()
-            .chain(&set.active_mobility(b))
-            .map(|&f| i32::from(st[f as usize]))
-            .sum();
-        assert_eq!(eval.raw(b), sum);
+        assert_eq!(eval.raw(b), table_sum(&w, b));
     }
     // Every mobility pattern is read when each has weights.
     let all = PatternEval::new(&scrambled_with(30, mobility));
