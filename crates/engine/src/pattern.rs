@@ -412,10 +412,12 @@ impl Evaluator for PatternEval {
     }
 }
 
-/// The weights the program ships with (`weights/eval-gen3.bin`: generation 2's patterns plus
-/// mobility patterns and a head). `weights/eval-gen2.bin` and `weights/eval-gen1.bin` are
-/// kept for comparisons (`reversi train match --against`, `train mae --weights`).
-pub(crate) const SHIPPED: &[u8] = include_bytes!("../weights/eval-gen3.bin");
+/// The weights the program ships with (`weights/eval-gen4.bin`: generation 2's patterns,
+/// mobility patterns on the 18 images of the edges, rows 2-4 and long diagonals, and a
+/// head). `weights/eval-gen3.bin` (mobility patterns on all 54 images: as strong at equal
+/// depth, slower), `eval-gen2.bin` and `eval-gen1.bin` are kept for comparisons (`reversi
+/// train match --against`, `train mae --weights`).
+pub(crate) const SHIPPED: &[u8] = include_bytes!("../weights/eval-gen4.bin");
 
 /// The evaluation the exact solver orders its moves by (`weights/eval-order.bin`): three
 /// corner and edge patterns and the scalars, without mobility patterns or head, fitted on
