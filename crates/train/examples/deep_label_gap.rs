@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use reversi_train::deep::read_labels_for;
+use reversi_train::label_file::read_labels_for;
 use reversi_train::GamesFile;
 
 /// Bands of empties: 24, 25–29, 30–34, …, 45–50.

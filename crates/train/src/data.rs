@@ -22,9 +22,9 @@ use reversi_engine::search::final_score;
 use reversi_engine::{Board, Sq};
 use reversi_formats::wthor::{list_files, parse_wtb, Game};
 
-use crate::deep::read_labels_for;
 use crate::error::{Error, FileError};
 use crate::games::GamesFile;
+use crate::label_file::read_labels_for;
 use crate::parallel;
 use crate::records::{decode_file, encode, Kind, LabelledPosition};
 use crate::shard::{self, ShardFile};
@@ -362,7 +362,8 @@ mod tests {
         .expect("copied");
         let deep = read(&copy).expect("reads with its labels");
         assert_eq!(deep.len(), plain.len());
-        let labels = crate::deep::read_labels(&copy.with_extension("labels")).expect("labels");
+        let labels =
+            crate::label_file::read_labels(&copy.with_extension("labels")).expect("labels");
         assert!(labels.len() > 400);
         // Every label is in place: as many positions changed as labels differ from the
         // game's final score (or are exact), and no other.

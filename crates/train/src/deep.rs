@@ -21,16 +21,13 @@ use std::time::Instant;
 
 use reversi_core::XorShift64;
 use reversi_engine::engine::{Engine, Limits};
-use reversi_engine::pattern::crc32;
 use reversi_engine::Board;
 
 use crate::data::{solve, value};
 use crate::error::{Error, FileError};
 use crate::games::{GameRecord, GamesFile};
+use crate::label_file::{games_crc, DeepLabel, MAGIC};
 use crate::{eval_of, parallel, Progress};
-
-/// The first line of a label file, before its options.
-const MAGIC: &str = "# reversi deep labels 1:";
 
 /// Games labelled between two writes of the file.
 const CHUNK: usize = 10;
@@ -58,47 +55,6 @@ pub struct DeepOptions {
     pub hash_mb: usize,
     /// Positions labelled at once, one thread each (the labels do not depend on it).
     pub threads: usize,
-}
-
-/// One label.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct DeepLabel {
-    /// The game's number in its run.
-    pub game: usize,
-    /// Moves before the position (passes not counted).
-    pub ply: usize,
-    /// The value for the side to move.
-    pub score: i32,
-    /// Whether the value is an exact solve.
-    pub exact: bool,
-}
-
-impl DeepLabel {
-    fn line(&self) -> String {
-        format!(
-            "{} {} {} {}",
-            self.game,
-            self.ply,
-            self.score,
-            if self.exact { 'e' } else { 's' }
-        )
-    }
-
-    /// A label line as [`DeepLabel::line`] writes it.
-    fn parse(line: &str) -> Option<DeepLabel> {
-        let mut parts = line.split_ascii_whitespace();
-        let label = DeepLabel {
-            game: parts.next()?.parse().ok()?,
-            ply: parts.next()?.parse().ok()?,
-            score: parts.next()?.parse().ok()?,
-            exact: match parts.next()? {
-                "e" => true,
-                "s" => false,
-                _ => return None,
-            },
-        };
-        parts.next().is_none().then_some(label)
-    }
 }
 
 /// What a run did.
@@ -296,91 +252,4 @@ fn read_existing(path: &Path, header: &str) -> Result<Vec<DeepLabel>, Error> {
         std::fs::write(path, kept).map_err(FileError::on("writing", path))?;
     }
     Ok(labels)
-}
-
-/// The labels of a label file.
-///
-/// # Errors
-/// A file that cannot be read or is not a label file.
-pub fn read_labels(path: &Path) -> Result<Vec<DeepLabel>, Error> {
-    read_labels_checked(path, None)
-}
-
-/// The labels of a label file made for the games file of bytes `games` (its header names
-/// the games file's CRC-32).
-///
-/// # Errors
-/// A file that cannot be read, is not a label file, or was made for other games.
-pub fn read_labels_for(path: &Path, games: &[u8]) -> Result<Vec<DeepLabel>, Error> {
-    read_labels_checked(path, Some(games_crc(games)))
-}
-
-/// What a label file's header names its games file by: the CRC-32 of the file's content,
-/// the one it ends with. (Not the CRC-32 of the whole file: a message followed by its own
-/// CRC-32 always has the same one, 2144df1c, which is what the first label files named.)
-fn games_crc(bytes: &[u8]) -> u32 {
-    crc32(&bytes[..bytes.len().saturating_sub(4)])
-}
-
-fn read_labels_checked(path: &Path, games_crc: Option<u32>) -> Result<Vec<DeepLabel>, Error> {
-    let text = std::fs::read_to_string(path).map_err(FileError::on("reading", path))?;
-    let mut lines = text.lines();
-    let header = lines.next().unwrap_or_default();
-    if !header.starts_with(MAGIC) {
-        return Err(Error::DeepLabels(
-            path.to_path_buf(),
-            "not a label file".into(),
-        ));
-    }
-    if let Some(crc) = games_crc {
-        let named = header
-            .split_ascii_whitespace()
-            .find_map(|w| w.strip_prefix("crc32:"))
-            .and_then(|h| u32::from_str_radix(h, 16).ok());
-        if named != Some(crc) {
-            return Err(Error::DeepLabels(
-                path.to_path_buf(),
-                format!(
-                    "made for other games: its header names {}, the games file beside it has crc32:{crc:08x}",
-                    named.map_or("no crc32".to_string(), |c| format!("crc32:{c:08x}"))
-                ),
-            ));
-        }
-    }
-    lines
-        .enumerate()
-        .map(|(i, line)| {
-            DeepLabel::parse(line).ok_or_else(|| {
-                Error::DeepLabels(path.to_path_buf(), format!("line {}: {line:?}", i + 2))
-            })
-        })
-        .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn label_lines_read_back() {
-        for l in [
-            DeepLabel {
-                game: 0,
-                ply: 31,
-                score: -4,
-                exact: false,
-            },
-            DeepLabel {
-                game: 499,
-                ply: 40,
-                score: 64,
-                exact: true,
-            },
-        ] {
-            assert_eq!(DeepLabel::parse(&l.line()), Some(l));
-        }
-        assert_eq!(DeepLabel::parse("1 2 3"), None);
-        assert_eq!(DeepLabel::parse("1 2 3 x"), None);
-        assert_eq!(DeepLabel::parse("1 2 3 e 4"), None);
-    }
 }

@@ -62,8 +62,8 @@ use reversi_engine::pattern::crc32;
 use reversi_engine::search::final_score;
 use reversi_engine::{Board, Sq};
 
-use crate::deep::DeepLabel;
 use crate::error::{Error, FileError, FormatError, JoinError, Problem};
+use crate::label_file::DeepLabel;
 use crate::records::{Kind, LabelledPosition};
 use reversi_engine::shard::Shard;
 

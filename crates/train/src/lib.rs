@@ -48,6 +48,7 @@ pub mod fit;
 mod games;
 pub mod human_scale;
 pub mod label;
+pub mod label_file;
 pub mod measure;
 mod parallel;
 pub mod probcut;
