@@ -504,6 +504,16 @@ impl PatternSet {
         &self.mobility_groups
     }
 
+    /// The pattern (index in [`PATTERN_NAMES`]) whose mobility pattern the weight `f` of a
+    /// file with mobility patterns belongs to, the mover's or the opponent's; `None` for the
+    /// patterns' and scalars' weights (below [`PatternSet::features`]) and past the end.
+    #[must_use]
+    pub fn mobility_group_of(&self, f: usize) -> Option<u8> {
+        let k = f.checked_sub(self.features)?;
+        let n = self.mobility_groups.len();
+        (k < 2 * n).then(|| self.mobility_groups[k % n])
+    }
+
     /// The fingerprint a weights file of `stages` stages for this set must carry: the
     /// patterns (squares and order), the scalars and the stage count.
     #[must_use]

@@ -421,21 +421,18 @@ fn fit_stage(
     );
     // The patterns and mobility patterns left out: their weights stay zero (the scalars are
     // never left out).
-    let mobility_groups = set.mobility_groups();
     let left_out: Vec<bool> = (0..n)
         .map(|f| {
-            if f < set.first_scalar() {
-                set.configurations()
-                    .get(f)
-                    .is_some_and(|&(g, _)| (opts.patterns >> g) & 1 == 0)
-            } else if f >= set.features() {
-                let k = (f - set.features()) % mobility_groups.len().max(1);
-                mobility_groups
-                    .get(k)
-                    .is_some_and(|&g| (opts.mobility_patterns >> g) & 1 == 0)
-            } else {
-                false
-            }
+            let pattern = set
+                .configurations()
+                .get(f)
+                .map(|&(g, _)| (opts.patterns, g));
+            let mobility = set
+                .mobility_group_of(f)
+                .map(|g| (opts.mobility_patterns, g));
+            pattern
+                .or(mobility)
+                .is_some_and(|(fitted, g)| (fitted >> g) & 1 == 0)
         })
         .collect();
     for (w, _) in w.iter_mut().zip(&left_out).filter(|(_, &out)| out) {

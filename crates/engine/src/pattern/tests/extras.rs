@@ -113,12 +113,14 @@ fn an_evaluation_skips_the_mobility_patterns_its_weights_leave_out() {
     let groups = set.mobility_groups();
     assert_eq!(groups.len(), set.mobility_features);
     for t in &mut tables {
-        for (f, w) in t.iter_mut().enumerate().skip(set.features()) {
-            if !kept(groups[(f - set.features()) % groups.len()]) {
+        for (f, w) in t.iter_mut().enumerate() {
+            if set.mobility_group_of(f).is_some_and(|g| !kept(g)) {
                 *w = 0.0;
             }
         }
     }
+    assert_eq!(set.mobility_group_of(set.features() - 1), None);
+    assert_eq!(set.mobility_group_of(set.features_with(true)), None);
     let w = Weights::from_parts(3, mobility, &tables, &[]);
     let eval = PatternEval::new(&w);
     let read = set.mobility.iter().filter(|m| kept(m.group)).count();
