@@ -76,12 +76,14 @@ pub enum Command {
     /// Benchmarks.
     ///
     /// Without a subcommand: the engine's node-count signature (fixed positions, one thread,
-    /// fixed depths) and its speed.
+    /// fixed depths) and its speed, with the midgame searches' and the exact solves' apart.
     Bench {
         #[command(subcommand)]
         what: Option<crate::commands::bench::BenchCommand>,
         /// Without a subcommand: evaluate with this weights file instead of the shipped one
-        /// (the signature is then the file's, not the pinned one).
+        /// (the signature is then the file's, not the pinned one); the exact solver still
+        /// orders its moves by the shipped ordering evaluation, so only the evaluation
+        /// changes.
         #[arg(long)]
         weights: Option<std::path::PathBuf>,
     },
