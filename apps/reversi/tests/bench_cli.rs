@@ -103,6 +103,41 @@ fn the_bench_signature_is_the_same_in_every_kernel_set() {
     }
 }
 
+/// The node count of the line of `reversi bench` that starts with `prefix` (`midgame: `,
+/// `exact: ` or `signature: `).
+fn nodes_of(out: &str, prefix: &str) -> u64 {
+    let line = out
+        .lines()
+        .find(|l| l.starts_with(prefix))
+        .unwrap_or_else(|| panic!("no {prefix:?} line in {out}"));
+    line[prefix.len()..line.find(" nodes").unwrap_or_else(|| panic!("{line}"))]
+        .parse()
+        .unwrap_or_else(|e| panic!("{line}: {e}"))
+}
+
+#[test]
+fn bench_with_the_shipped_weights_file_searches_the_shipped_tree_split_in_two() {
+    let shipped = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../crates/engine/weights/eval-gen4.bin"
+    );
+    let run = |args: &[&str]| {
+        TestCommand::new(env!("CARGO_BIN_EXE_reversi"))
+            .args(args)
+            .run()
+            .assert_success()
+            .stdout
+    };
+    let (plain, named) = (run(&["bench"]), run(&["bench", "--weights", shipped]));
+    // The solver keeps the shipped ordering evaluation, so naming the shipped file changes
+    // nothing: the same tree, node for node.
+    let total = nodes_of(&plain, "signature: ");
+    assert_eq!(nodes_of(&named, "signature: "), total, "{plain}\n{named}");
+    let (midgame, exact) = (nodes_of(&named, "midgame: "), nodes_of(&named, "exact: "));
+    assert_eq!(midgame + exact, total, "{named}");
+    assert!(midgame > 0 && exact > 0, "{named}");
+}
+
 /// The checksum `reversi bench eval` prints after timing.
 fn eval_checksum(out: &str) -> String {
     let line = out
