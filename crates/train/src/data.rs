@@ -1,6 +1,6 @@
 //! WTHOR labelling (`reversi train data`): training positions from the WTHOR games, labelled by exact solves
-//! near the end and by the games' theoretical scores before that, one file per year (or per
-//! year and shard).
+//! near the end and by the games' theoretical scores before that (or by the deep labels of
+//! `reversi train deep` where a year has them), one file per year (or per year and shard).
 //!
 //! The files are those of records.rs (or shard files, shard.rs). Each is written beside
 //! its final name and renamed once complete, so an interrupted run resumes with the next
@@ -24,7 +24,7 @@ use reversi_formats::wthor::{list_files, parse_wtb, Game};
 
 use crate::error::{Error, FileError};
 use crate::games::GamesFile;
-use crate::label_file::read_labels_for;
+use crate::label_file::{read_labels_for, read_labels_for_wthor, DeepLabel};
 use crate::parallel;
 use crate::records::{decode_file, encode, Kind, LabelledPosition};
 use crate::shard::{self, ShardFile};
@@ -131,6 +131,41 @@ pub struct Labelling {
     pub also_every: usize,
     /// The solver's table, in MB, per thread.
     pub hash_mb: usize,
+    /// A folder of deep labels: where it holds `WTH_YYYY.labels` for the file `WTH_YYYY.wtb`
+    /// (`reversi train deep`), those labels replace the theoretical scores of the positions
+    /// they name (exact labels as solved, searched ones as searched).
+    pub deep_labels: Option<std::path::PathBuf>,
+}
+
+/// The records of game `number` (`label_game`'s, last position first) with its deep labels
+/// in place of the theoretical scores. A position already solved (or exact at 24 empties)
+/// keeps its exact label.
+///
+/// # Errors
+/// A label naming a ply the game does not have, as a message.
+pub fn with_deep_labels(
+    mut records: Vec<LabelledPosition>,
+    number: usize,
+    labels: &[DeepLabel],
+) -> Result<Vec<LabelledPosition>, String> {
+    let n = records.len();
+    for l in labels.iter().filter(|l| l.game == number) {
+        let Some(r) = n.checked_sub(l.ply + 1).and_then(|i| records.get_mut(i)) else {
+            return Err(format!(
+                "the label of game {number} ply {} names no position of the game ({n} positions)",
+                l.ply
+            ));
+        };
+        if r.kind == Kind::Theoretical {
+            r.label = l.score.clamp(-64, 64) as i8;
+            r.kind = if l.exact {
+                Kind::Solved
+            } else {
+                Kind::Searched
+            };
+        }
+    }
+    Ok(records)
 }
 
 /// Labels the positions of one game (from the end backwards, so that the solves of later
@@ -213,12 +248,39 @@ fn label_games(
     mine.into_iter().zip(results).collect()
 }
 
-/// What `train data` writes into a shard's header: every option that changes the records.
-fn job(year: u16, games: usize, how: &Labelling) -> String {
-    format!(
+/// What `train data` writes into a shard's header: every option that changes the records
+/// (the deep labels by their file's CRC-32, where the year has some).
+fn job(year: u16, games: usize, how: &Labelling, deep: Option<u32>) -> String {
+    let mut job = format!(
         "train data year={year} games={games} exact-empties={} also-exact={:?} also-every={}",
         how.exact_empties, how.also_exact, how.also_every
-    )
+    );
+    if let Some(crc) = deep {
+        job.push_str(&format!(" deep-labels=crc32:{crc:08x}"));
+    }
+    job
+}
+
+/// The deep labels for the WTHOR file `input` (of bytes `bytes`) in `how`'s folder, with the
+/// CRC-32 of the label file; `None` without a folder or a file for it.
+fn deep_labels_for(
+    input: &Path,
+    bytes: &[u8],
+    how: &Labelling,
+) -> Result<Option<(std::path::PathBuf, Vec<DeepLabel>, u32)>, Error> {
+    let Some(dir) = &how.deep_labels else {
+        return Ok(None);
+    };
+    let Some(stem) = input.file_stem() else {
+        return Ok(None);
+    };
+    let path = dir.join(stem).with_extension("labels");
+    if !path.exists() {
+        return Ok(None);
+    }
+    let labels = read_labels_for_wthor(&path, bytes)?;
+    let text = fs::read(&path).map_err(FileError::on("reading", &path))?;
+    Ok(Some((path, labels, reversi_engine::pattern::crc32(&text))))
 }
 
 /// `reversi train data`: one file per year of the `.wtb` files in `wthor`, or with `shard`
@@ -275,7 +337,31 @@ pub fn run(
                 ));
             }
         };
-        let labelled = label_games(&db.games, shard, how, threads, &report);
+        let deep = deep_labels_for(input, &bytes, how)?;
+        let mut labelled = label_games(&db.games, shard, how, threads, &report);
+        if let Some((path, labels, _)) = &deep {
+            if let Some(l) = labels.iter().find(|l| l.game >= db.games.len()) {
+                let why = format!("the label of game {} names no game of the file", l.game);
+                return Err(Error::DeepLabels(path.clone(), why));
+            }
+            for (number, records) in &mut labelled {
+                match records.take() {
+                    Some(r) => {
+                        let r = with_deep_labels(r, *number, labels)
+                            .map_err(|why| Error::DeepLabels(path.clone(), why))?;
+                        *records = Some(r);
+                    }
+                    None if labels.iter().any(|l| l.game == *number) => {
+                        let why = format!(
+                            "game {number} has labels but is illegal or unfinished in {}",
+                            input.display()
+                        );
+                        return Err(Error::DeepLabels(path.clone(), why));
+                    }
+                    None => {}
+                }
+            }
+        }
         let games = labelled.len();
         let skipped = labelled.iter().filter(|r| r.1.is_none()).count();
         let records: Vec<LabelledPosition> = labelled
@@ -287,7 +373,7 @@ pub fn run(
             Some(shard) => {
                 let file = ShardFile {
                     target: format!("{stem}.bin"),
-                    job: job(db.header.year, db.games.len(), how),
+                    job: job(db.header.year, db.games.len(), how, deep.map(|d| d.2)),
                     shard,
                     units: db.games.len(),
                     parts: labelled
@@ -395,6 +481,7 @@ mod tests {
             also_exact: vec![16],
             also_every: 3,
             hash_mb: 4,
+            deep_labels: None,
         };
         let whole: Vec<LabelledPosition> = label_games(&games, None, &how, 1, &|_, _| {})
             .into_iter()
@@ -407,7 +494,7 @@ mod tests {
                 let shard = Shard { index, count };
                 let file = ShardFile {
                     target: "wthor-1990.bin".into(),
-                    job: job(1990, games.len(), &how),
+                    job: job(1990, games.len(), &how, None),
                     shard,
                     units: games.len(),
                     parts: label_games(&games, Some(shard), &how, 2, &|_, _| {})
@@ -430,6 +517,7 @@ mod tests {
             also_exact: vec![],
             also_every: 1,
             hash_mb: 4,
+            deep_labels: None,
         };
         let labelled = label_games(&games, None, &how, 2, &|_, _| {});
         let mut all: Vec<LabelledPosition> = Vec::new();

@@ -9,10 +9,14 @@
 //! 0 31 -4 s
 //! 1 27 6 e
 //! ```
-//! The header names the games file and its CRC-32 (the one the games file ends with, of
-//! everything before it), then the options. `GAME` is the game's number in its run, `PLY` the moves played before the position (passes
-//! not counted, as in the games file), `SCORE` the value for the side to move (discs, the
-//! empties to the winner), `KIND` `e` for an exact solve and `s` for a search of `depth`.
+//! The header names the games file and its CRC-32 (the one a games file ends with, of
+//! everything before it; of the whole file for a WTHOR file), then the options. `GAME` is the
+//! game's number in its run (its index in a WTHOR file), `PLY` the moves played before the
+//! position (passes not counted, as in the games file), `SCORE` the value for the side to
+//! move (discs, the empties to the winner), `KIND` `e` for an exact solve and `s` for a
+//! search of `depth`. Self-play positions are sampled among those the engine played (not
+//! the random opening moves); WTHOR positions among all of a game's, in games that are legal
+//! to their end (`train data` skips the others too).
 
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -23,10 +27,12 @@ use reversi_core::XorShift64;
 use reversi_engine::engine::{Engine, Limits};
 use reversi_engine::Board;
 
-use crate::data::{solve, value};
+use reversi_formats::wthor::parse_wtb;
+
+use crate::data::{replay, solve, value};
 use crate::error::{Error, FileError};
 use crate::games::{GameRecord, GamesFile};
-use crate::label_file::{games_crc, DeepLabel, MAGIC};
+use crate::label_file::{games_crc, wthor_crc, DeepLabel, MAGIC};
 use crate::{eval_of, parallel, Progress};
 
 /// Games labelled between two writes of the file.
@@ -35,7 +41,8 @@ const CHUNK: usize = 10;
 /// What `reversi train deep` labels, and how.
 #[derive(Debug, Clone)]
 pub struct DeepOptions {
-    /// The games file whose positions to sample (`data/selfplay/selfplay-N.games`).
+    /// The games file whose positions to sample (`data/selfplay/selfplay-N.games`, or a
+    /// WTHOR file `WTH_YYYY.wtb`).
     pub games: PathBuf,
     /// Folder of the label files.
     pub out: PathBuf,
@@ -102,16 +109,25 @@ fn boards(game: &GameRecord) -> Vec<(usize, Board)> {
 /// with empties in range, by a generator seeded with `seed` and the game's number.
 #[must_use]
 pub fn sample(game: &GameRecord, a: &DeepOptions) -> Vec<(usize, Board)> {
-    let (lo, hi) = a.empties;
-    let mut pool: Vec<(usize, Board)> = boards(game)
+    let played = boards(game)
         .into_iter()
-        .filter(|&(ply, b)| {
-            let e = b.empties().count_ones();
-            ply >= usize::from(game.engine_from) && (lo..=hi).contains(&e)
-        })
+        .filter(|&(ply, _)| ply >= usize::from(game.engine_from));
+    sample_from(played, game.number, a)
+}
+
+/// `per_game` of the positions `pool` (with their plies) of game `number` whose empties are
+/// in range, drawn by a generator seeded with `seed` and the game's number; in ply order.
+fn sample_from(
+    pool: impl Iterator<Item = (usize, Board)>,
+    number: usize,
+    a: &DeepOptions,
+) -> Vec<(usize, Board)> {
+    let (lo, hi) = a.empties;
+    let mut pool: Vec<(usize, Board)> = pool
+        .filter(|&(_, b)| (lo..=hi).contains(&b.empties().count_ones()))
         .collect();
     let mut rng =
-        XorShift64::new((a.seed ^ (game.number as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)) | 1);
+        XorShift64::new((a.seed ^ (number as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)) | 1);
     let mut chosen = Vec::new();
     while chosen.len() < a.per_game && !pool.is_empty() {
         let i = rng.below(pool.len() as u64) as usize;
@@ -119,6 +135,52 @@ pub fn sample(game: &GameRecord, a: &DeepOptions) -> Vec<(usize, Board)> {
     }
     chosen.sort_by_key(|&(ply, _)| ply);
     chosen
+}
+
+/// The games a label file is made for: each game's number and the positions to label.
+struct Source {
+    /// What the header names the file by (see the module's documentation).
+    crc: u32,
+    /// Games in the file.
+    games: usize,
+    /// Each game's number and its sampled positions with their plies.
+    samples: Vec<(usize, Vec<(usize, Board)>)>,
+}
+
+impl Source {
+    /// The games of the file of bytes `bytes` named `name`: a games file, or a WTHOR file
+    /// (by its `.wtb` name).
+    fn read(name: &str, bytes: &[u8], a: &DeepOptions) -> Result<Source, Error> {
+        if name.to_ascii_lowercase().ends_with(".wtb") {
+            let db = parse_wtb(bytes).map_err(|e| Error::Wthor("reading", a.games.clone(), e))?;
+            let samples = db
+                .games
+                .iter()
+                .enumerate()
+                .map(|(number, game)| {
+                    // A game illegal or unfinished has nothing to label (no theoretical score).
+                    let positions = replay(game).unwrap_or_default();
+                    let pool = positions.into_iter().map(|(b, _)| b).enumerate();
+                    (number, sample_from(pool, number, a))
+                })
+                .collect();
+            return Ok(Source {
+                crc: wthor_crc(bytes),
+                games: db.games.len(),
+                samples,
+            });
+        }
+        let file = GamesFile::from_bytes(bytes, name)?;
+        Ok(Source {
+            crc: games_crc(bytes),
+            games: file.games,
+            samples: file
+                .records
+                .iter()
+                .map(|g| (g.number, sample(g, a)))
+                .collect(),
+        })
+    }
 }
 
 /// Labels `a.games` into `a.out/NAME.labels`, going on from the labels already there.
@@ -133,11 +195,11 @@ pub fn run(a: &DeepOptions, progress: &dyn Progress) -> Result<DeepReport, Error
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let bytes = std::fs::read(&a.games).map_err(FileError::on("reading", &a.games))?;
-    let file = GamesFile::from_bytes(&bytes, &name)?;
+    let source = Source::read(&name, &bytes, a)?;
     let (eval, weights) = eval_of(a.weights.as_deref())?;
     let header = format!(
         "{MAGIC} games={name} crc32:{:08x} depth={} exact-empties={} empties={}-{} per-game={} seed={} weights={weights}",
-        games_crc(&bytes),
+        source.crc,
         a.depth,
         a.exact_empties,
         a.empties.0,
@@ -146,14 +208,16 @@ pub fn run(a: &DeepOptions, progress: &dyn Progress) -> Result<DeepReport, Error
         a.seed,
     );
     std::fs::create_dir_all(&a.out).map_err(FileError::on("creating", &a.out))?;
-    let stem = name.strip_suffix(".games").unwrap_or(&name);
+    let stem = Path::new(&name)
+        .file_stem()
+        .map_or(name.clone(), |s| s.to_string_lossy().into_owned());
     let target = a.out.join(format!("{stem}.labels"));
     let done = read_existing(&target, &header)?;
     let next_game = done.iter().map(|l| l.game + 1).max().unwrap_or(0);
-    let todo: Vec<&GameRecord> = file
-        .records
+    let todo: Vec<&(usize, Vec<(usize, Board)>)> = source
+        .samples
         .iter()
-        .filter(|g| g.number >= next_game)
+        .filter(|(number, _)| *number >= next_game)
         .collect();
     if done.is_empty() {
         std::fs::write(&target, format!("{header}\n"))
@@ -165,11 +229,7 @@ pub fn run(a: &DeepOptions, progress: &dyn Progress) -> Result<DeepReport, Error
     for chunk in todo.chunks(CHUNK) {
         let jobs: Vec<(usize, usize, Board)> = chunk
             .iter()
-            .flat_map(|g| {
-                sample(g, a)
-                    .into_iter()
-                    .map(move |(ply, b)| (g.number, ply, b))
-            })
+            .flat_map(|(number, chosen)| chosen.iter().map(move |&(ply, b)| (*number, ply, b)))
             .collect();
         let labels = parallel::map(
             &jobs,
@@ -207,12 +267,12 @@ pub fn run(a: &DeepOptions, progress: &dyn Progress) -> Result<DeepReport, Error
         out.write_all(text.as_bytes())
             .map_err(FileError::on("writing", &target))?;
         added += labels.len();
-        let games_done = chunk.last().map_or(0, |g| g.number + 1);
+        let games_done = chunk.last().map_or(0, |(number, _)| number + 1);
         let secs = started.elapsed().as_secs_f64();
         progress.line(&format!(
             "{}: games up to {games_done} of {}, {} labels, {:.1} s a label",
             target.display(),
-            file.games,
+            source.games,
             done.len() + added,
             secs / added.max(1) as f64
         ));

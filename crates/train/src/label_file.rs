@@ -1,5 +1,6 @@
-//! A deep label file (`selfplay-N.labels`, made by `reversi train deep`, deep.rs): its
-//! header and label lines, and reading it, checked against the games file it was made for.
+//! A deep label file (`selfplay-N.labels` or `WTH_YYYY.labels`, made by `reversi train
+//! deep`, deep.rs): its header and label lines, and reading it, checked against the games
+//! file it was made for.
 //! Its own module so that the readers of the data (data.rs, games.rs) need not depend on the
 //! labelling job.
 
@@ -76,6 +77,21 @@ pub fn read_labels_for(path: &Path, games: &[u8]) -> Result<Vec<DeepLabel>, Erro
 /// CRC-32 always has the same one, 2144df1c, which is what the first label files named.)
 pub(crate) fn games_crc(bytes: &[u8]) -> u32 {
     crc32(&bytes[..bytes.len().saturating_sub(4)])
+}
+
+/// The labels of a label file made for the WTHOR file of bytes `wthor` (its header names
+/// the CRC-32 of the whole file).
+///
+/// # Errors
+/// A file that cannot be read, is not a label file, or was made for another file.
+pub fn read_labels_for_wthor(path: &Path, wthor: &[u8]) -> Result<Vec<DeepLabel>, Error> {
+    read_labels_checked(path, Some(wthor_crc(wthor)))
+}
+
+/// What a label file's header names a WTHOR file by: the CRC-32 of the whole file (WTHOR
+/// files carry none of their own).
+pub(crate) fn wthor_crc(bytes: &[u8]) -> u32 {
+    crc32(bytes)
 }
 
 fn read_labels_checked(path: &Path, games_crc: Option<u32>) -> Result<Vec<DeepLabel>, Error> {

@@ -30,7 +30,7 @@
 //! # let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/reference/wthor/WTH_1990.wtb");
 //! # let bytes = std::fs::read(&path).unwrap();
 //! let db = parse_wtb(&bytes).unwrap();
-//! let how = Labelling { exact_empties: 10, also_exact: vec![], also_every: 1, hash_mb: 1 };
+//! let how = Labelling { exact_empties: 10, also_exact: vec![], also_every: 1, hash_mb: 1, deep_labels: None };
 //! let records = label_game(&db.games[0], 0, &how, &Engine::new(1, 1)).unwrap();
 //! assert!(records.iter().any(|r| r.kind == Kind::Solved));
 //! let file = encode(&records);

@@ -89,6 +89,10 @@ pub struct DataArgs {
     /// Transposition table of each thread's solver, in MB (cleared before every game).
     #[arg(long, default_value_t = 4, value_parser = crate::options::hash_mb)]
     pub hash_mb: usize,
+    /// A folder of deep labels (`train deep`): where it holds `WTH_YYYY.labels` for a year's
+    /// file, they replace the theoretical scores of the positions they label.
+    #[arg(long, value_name = "DIR")]
+    pub deep_labels: Option<PathBuf>,
     /// Label only shard K of N (the games numbered K modulo N in each year) into
     /// `wthor-YEAR-K-of-N.bin`; `train merge` joins the N shards into one run's files.
     #[arg(long)]
@@ -280,8 +284,8 @@ pub struct LabelArgs {
 
 #[derive(Debug, Args)]
 pub struct DeepArgs {
-    /// Games files whose positions to sample (`data/selfplay/selfplay-N.games`), each
-    /// labelled into `OUT/selfplay-N.labels`.
+    /// Games files whose positions to sample (`data/selfplay/selfplay-N.games`, or WTHOR
+    /// files `WTH_YYYY.wtb`), each labelled into `OUT/selfplay-N.labels` (`OUT/WTH_YYYY.labels`).
     #[arg(required = true)]
     pub games: Vec<PathBuf>,
     /// Folder of the label files.
@@ -421,6 +425,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
                 also_exact: a.also_exact,
                 also_every: a.also_every,
                 hash_mb: a.hash_mb,
+                deep_labels: a.deep_labels,
             };
             let wthor = a.wthor.unwrap_or_else(|| shared_data().join("wthor"));
             data::run(&wthor, &a.out, &how, a.shard, a.threads, &progress)?;
