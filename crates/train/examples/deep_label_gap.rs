@@ -48,7 +48,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         if path.extension().is_none_or(|x| x != "labels") {
             continue;
         }
-        let Some(stem) = path.file_stem() else {
+        // Self-play labels only: WTHOR games have no final score of this kind to compare.
+        let Some(stem) = path
+            .file_stem()
+            .filter(|s| s.to_string_lossy().starts_with("selfplay-"))
+        else {
             continue;
         };
         let games_path = games_dir.join(stem).with_extension("games");
