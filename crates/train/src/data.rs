@@ -137,23 +137,22 @@ pub struct Labelling {
     pub deep_labels: Option<std::path::PathBuf>,
 }
 
-/// The records of game `number` (`label_game`'s, last position first) with its deep labels
-/// in place of the theoretical scores. A position already solved (or exact at 24 empties)
-/// keeps its exact label.
+/// The records of one game (`label_game`'s, last position first) with that game's deep
+/// labels `labels` in place of the theoretical scores. A position already solved (or exact
+/// at 24 empties) keeps its exact label.
 ///
 /// # Errors
 /// A label naming a ply the game does not have, as a message.
 pub fn with_deep_labels(
     mut records: Vec<LabelledPosition>,
-    number: usize,
     labels: &[DeepLabel],
 ) -> Result<Vec<LabelledPosition>, String> {
     let n = records.len();
-    for l in labels.iter().filter(|l| l.game == number) {
+    for l in labels {
         let Some(r) = n.checked_sub(l.ply + 1).and_then(|i| records.get_mut(i)) else {
             return Err(format!(
-                "the label of game {number} ply {} names no position of the game ({n} positions)",
-                l.ply
+                "the label of game {} ply {} names no position of the game ({n} positions)",
+                l.game, l.ply
             ));
         };
         if r.kind == Kind::Theoretical {
@@ -340,26 +339,30 @@ pub fn run(
         let deep = deep_labels_for(input, &bytes, how)?;
         let mut labelled = label_games(&db.games, shard, how, threads, &report);
         if let Some((path, labels, _)) = &deep {
-            if let Some(l) = labels.iter().find(|l| l.game >= db.games.len()) {
-                let why = format!("the label of game {} names no game of the file", l.game);
-                return Err(Error::DeepLabels(path.clone(), why));
+            // Each game's labels, grouped once.
+            let mut by_game: Vec<Vec<DeepLabel>> = vec![Vec::new(); db.games.len()];
+            for l in labels {
+                let Some(mine) = by_game.get_mut(l.game) else {
+                    let why = format!("the label of game {} names no game of the file", l.game);
+                    return Err(Error::DeepLabels(path.clone(), why));
+                };
+                mine.push(*l);
             }
             for (number, records) in &mut labelled {
-                match records.take() {
-                    Some(r) => {
-                        let r = with_deep_labels(r, *number, labels)
-                            .map_err(|why| Error::DeepLabels(path.clone(), why))?;
-                        *records = Some(r);
-                    }
-                    None if labels.iter().any(|l| l.game == *number) => {
-                        let why = format!(
-                            "game {number} has labels but is illegal or unfinished in {}",
-                            input.display()
-                        );
-                        return Err(Error::DeepLabels(path.clone(), why));
-                    }
-                    None => {}
+                let mine = &by_game[*number];
+                if mine.is_empty() {
+                    continue;
                 }
+                let Some(r) = records.take() else {
+                    let why = format!(
+                        "game {number} has labels but is illegal or unfinished in {}",
+                        input.display()
+                    );
+                    return Err(Error::DeepLabels(path.clone(), why));
+                };
+                let r = with_deep_labels(r, mine)
+                    .map_err(|why| Error::DeepLabels(path.clone(), why))?;
+                *records = Some(r);
             }
         }
         let games = labelled.len();
