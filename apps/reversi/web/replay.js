@@ -5,8 +5,8 @@ import { editPosition } from "./editor.js";
 import { showExplorer } from "./explorer.js";
 import { drawGraph } from "./graph.js";
 import {
-  $, announce, cancelJob, cap, downloadPosition, playerText, resultText, runJob, show, showError,
-  showOpening,
+  $, announce, cancelJob, cap, downloadPosition, jobRunning, playerText, resultText, runJob, show,
+  showError, showOpening,
 } from "./ui.js";
 
 let replay = null; // { record, analysis, index, line, cursor } (line: the index of the line shown)
@@ -17,7 +17,12 @@ const shownLine = (r) => r.record.lines[r.line];
 
 export async function openReplay(id) {
   show("replay-view");
+  // Until the game has loaded there is nothing to analyse (and the game shown before is not
+  // the one asked for).
+  replay = null;
+  $("analyze").disabled = true;
   const record = await backend.getRecord(id);
+  $("analyze").disabled = jobRunning("analysis");
   replay = { record, analysis: null, index: record.positions.length - 1, line: 0, cursor: null };
   const i = record.info;
   $("replay-title").textContent = `Replay of game ${id}`;
