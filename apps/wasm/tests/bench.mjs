@@ -5,7 +5,7 @@
 // Prints each position and the nodes per second; exits 1 when the signature differs.
 import { readFileSync } from "node:fs";
 
-const [file, expected = "92149990"] = process.argv.slice(2);
+const [file, expected = "92165921"] = process.argv.slice(2);
 if (!file) {
   console.error("usage: node bench.mjs REVERSI_WASM [EXPECTED_SIGNATURE]");
   process.exit(2);

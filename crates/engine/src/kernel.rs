@@ -128,7 +128,7 @@ mod checked {
 pub(crate) mod portable {
     pub(crate) use crate::flip::count_last_flips_portable as count_last_flips;
     pub(crate) use crate::flip::flips_scalar as flips;
-    pub(crate) use crate::lanes::{axpy_portable as axpy, leaky_dot_portable as leaky_dot};
+    pub(crate) use crate::lanes::{leaky_dot_portable as leaky_dot, madd_portable as madd};
     pub(crate) use crate::mobility::moves_scalar as moves;
     pub(crate) use crate::ternary::binary_portable as binary;
     pub(crate) use crate::ternary::ternary_portable as ternary;
@@ -152,7 +152,7 @@ pub(crate) mod x86v3 {
         // only on a CPU that has it.
         unsafe { crate::flip::bmi2::count_last_flips_inlined(p, sq) }
     }
-    pub(crate) use crate::lanes::avx2::{axpy, leaky_dot};
+    pub(crate) use crate::lanes::avx2::{leaky_dot, madd};
     pub(crate) use crate::mobility::avx2::moves;
     pub(crate) use crate::ternary::bmi2::{binary, ternary};
 
@@ -174,7 +174,7 @@ pub(crate) mod x86v3 {
 /// target feature), `x86v3` and `x86v4` (the AVX2/BMI2 kernels, every function compiled with
 /// the tier's features so that the kernels inline and POPCNT/LZCNT/BMI1 serve `count_ones`
 /// and friends). Inside, the functions call each other and `flips`/`moves`/
-/// `count_last_flips`/`ternary`/`binary`/`prefetch`/`axpy`/`leaky_dot` by plain name and get their own module's versions. Callers
+/// `count_last_flips`/`ternary`/`binary`/`prefetch`/`leaky_dot`/`madd` by plain name and get their own module's versions. Callers
 /// enter through [`dispatch`].
 ///
 /// Each function must be written `fn name(args) -> Type { body }` or, with type parameters,

@@ -12,7 +12,8 @@
 //! Generation 3's weights may add mobility patterns (each instance's squares read as a
 //! binary number in each side's legal moves: one `pext` each, expanded per instance like
 //! the others) and a head: a small network over each pattern's sum, the scalars' sum and
-//! the phase, evaluated in `f32` and added to the sum ([`Extras`]).
+//! the phase, added to the sum ([`Extras`]); its first layer is evaluated in integers, its
+//! output layer in `f32`.
 //!
 //! The fits that find the weights are the training crate's (`reversi-train`). What they read
 //! of the engine is public here: the numbering of the shared features and the features a
@@ -67,11 +68,8 @@ pub struct PatternEval {
     mobility_local: usize,
     /// One table of `mobility_local` weights per stage.
     mobility: Vec<i16>,
-    /// The head's hidden units (0: none).
-    hidden: usize,
-    /// One head per stage, [`Head`]'s layout, scaled to read the sums in 1/[`SCALE`] discs
-    /// and give 1/[`SCALE`] discs (empty without a head).
-    head: Vec<f32>,
+    /// One head per stage (none without a head).
+    heads: Heads,
     small: [HandEval; 2],
 }
 
@@ -98,29 +96,172 @@ struct MobilityProbe {
     size: usize,
 }
 
-/// A stage's head as the evaluation reads it: for each input, the hidden units' weights
-/// (input-major, so that a whole input is one vector step), then the hidden biases, the
-/// output weights and the output bias.
-struct Head;
+/// The head's inputs in pairs (the last pair padded with a zero input).
+const HEAD_PAIRS: usize = HEAD_INPUTS.div_ceil(2);
+
+/// The largest pattern or scalar sum the head reads (in 1/[`SCALE`] discs: 128 discs); a
+/// larger sum is read as this. With the largest weight (below 2^14) and bias (2^27) it
+/// keeps the first layer's sums within 32 bits (checked below).
+const HEAD_INPUT_MAX: i32 = (1 << 13) - 1;
+
+/// The largest weight of the head's first layer in its integer units.
+const HEAD_WEIGHT_MAX: f64 = ((1 << 14) - 1) as f64;
+
+/// The largest bias of the head's first layer in its integer units.
+const HEAD_BIAS_MAX: f64 = (1u32 << 27) as f64;
+
+// The sums' inputs, the empties (at most 64) and the bias.
+const _: () = assert!(
+    (HEAD_INPUTS - 1) as i64 * ((1 << 14) - 1) * HEAD_INPUT_MAX as i64
+        + 64 * ((1 << 14) - 1)
+        + (1 << 27)
+        < i32::MAX as i64,
+    "the head's first-layer sums stay within 32 bits"
+);
+
+/// The heads of every stage as the evaluation reads them. The first layer is integer: the
+/// inputs are the pattern sums and the scalars' sum as they come (16 bits, 1/[`SCALE`]
+/// discs) and the empty squares, the weights 16 bits (the file's times a scale of the unit,
+/// rounded), the sums 32 bits, exact, so every kernel set gets the same units. The output
+/// layer (leaky ReLU, weights, in `f32`) divides each unit's scale out again (the leaky
+/// ReLU commutes with a positive scale).
+struct Heads {
+    /// Hidden units (0: no head).
+    hidden: usize,
+    /// Each stage's first-layer weights: for each pair of inputs, for each unit, the
+    /// weights of the pair's two inputs (so that one vector step takes a pair for eight
+    /// units).
+    weights: Vec<i16>,
+    /// Each stage's first-layer biases.
+    bias: Vec<i32>,
+    /// Each stage's output weights (in 1/[`SCALE`] discs a unit of the first layer), then
+    /// its output bias (in 1/[`SCALE`] discs).
+    out: Vec<f32>,
+}
 
 /// The slope of the head's leaky ReLU below zero.
 const LEAK: f32 = 1.0 / 16.0;
 
-impl Head {
-    /// The output of a stage's `head` (of `z.len()` units, `z` their scratch) for inputs `x`.
-    #[inline(always)]
-    fn output(x: &[f32; HEAD_INPUTS], head: &[f32], z: &mut [f32]) -> f32 {
-        let h = z.len();
-        let (weights, rest) = head.split_at(HEAD_INPUTS * h);
-        let (bias, rest) = rest.split_at(h);
-        let (out, out_bias) = rest.split_at(h);
-        z.copy_from_slice(bias);
-        for (column, &xj) in weights.chunks_exact(h).zip(x) {
-            for (zi, &w) in z.iter_mut().zip(column) {
-                *zi += w * xj;
-            }
+impl Heads {
+    /// No head.
+    fn none() -> Heads {
+        Heads {
+            hidden: 0,
+            weights: Vec::new(),
+            bias: Vec::new(),
+            out: Vec::new(),
         }
-        out_bias.first().copied().unwrap_or(0.0) + Self::reduce(z, out)
+    }
+
+    /// The heads of a weights file with `hidden` units a stage, `stages` of them.
+    fn new(w: &Weights, stages: usize, hidden: usize) -> Heads {
+        if hidden == 0 {
+            return Heads::none();
+        }
+        let mut heads = Heads {
+            hidden,
+            weights: vec![0; stages * 2 * HEAD_PAIRS * hidden],
+            bias: vec![0; stages * hidden],
+            out: vec![0.0; stages * (hidden + 1)],
+        };
+        for s in 0..stages {
+            heads.expand(s, w.head(s));
+        }
+        heads
+    }
+
+    /// Stage `s`'s head from the file's (weights in discs, the sums read in eighths of a
+    /// disc, the phase read as `empties / 30 - 1`).
+    fn expand(&mut self, s: usize, file: &[f32]) {
+        let h = self.hidden;
+        let last = HEAD_INPUTS - 1;
+        // The real weights on the integer inputs: a sum in 1/SCALE discs is 1/(8 SCALE)
+        // of the file's unit; the phase term w (e / 30 - 1) is w / 30 on the empties and
+        // -w in the bias.
+        let per_unit = 1.0 / (8.0 * f64::from(SCALE));
+        let weight = |i: usize, j: usize| {
+            let w = f64::from(file[i * HEAD_INPUTS + j]);
+            if j == last {
+                w / 30.0
+            } else {
+                w * per_unit
+            }
+        };
+        let rest = HEAD_INPUTS * h;
+        let bias = |i: usize| f64::from(file[rest + i]) - f64::from(file[i * HEAD_INPUTS + last]);
+        // Each unit its own scale, the largest that keeps its weights and bias within their
+        // bounds (the output weight divides it out again).
+        let weights = &mut self.weights[s * 2 * HEAD_PAIRS * h..(s + 1) * 2 * HEAD_PAIRS * h];
+        let out = &mut self.out[s * (h + 1)..(s + 1) * (h + 1)];
+        for i in 0..h {
+            let largest = (0..HEAD_INPUTS)
+                .map(|j| weight(i, j).abs())
+                .fold(0.0, f64::max);
+            let mut q = f64::from(1u32 << 30);
+            if largest > 0.0 {
+                q = q.min(HEAD_WEIGHT_MAX / largest);
+            }
+            if bias(i) != 0.0 {
+                q = q.min(HEAD_BIAS_MAX / bias(i).abs());
+            }
+            for j in 0..HEAD_INPUTS {
+                let (pair, side) = (j / 2, j % 2);
+                weights[(pair * h + i) * 2 + side] = (weight(i, j) * q).round() as i16;
+            }
+            self.bias[s * h + i] = (bias(i) * q).round() as i32;
+            out[i] = (f64::from(file[rest + h + i]) * f64::from(SCALE) / q) as f32;
+        }
+        out[h] = file[rest + 2 * h] * SCALE as f32;
+    }
+
+    /// Stage `s`'s first-layer weights, biases and output layer.
+    #[inline(always)]
+    fn stage(&self, s: usize) -> (&[i16], &[i32], &[f32]) {
+        let h = self.hidden;
+        let n = 2 * HEAD_PAIRS * h;
+        (
+            self.weights.get(s * n..(s + 1) * n).unwrap_or(&[]),
+            self.bias.get(s * h..(s + 1) * h).unwrap_or(&[]),
+            self.out.get(s * (h + 1)..(s + 1) * (h + 1)).unwrap_or(&[]),
+        )
+    }
+
+    /// The head's inputs from the pattern sums and the scalars' sum (`sums`, the last entry
+    /// unused) and the empty squares: the sums bounded by [`HEAD_INPUT_MAX`].
+    #[inline(always)]
+    fn inputs(sums: &[i32; HEAD_INPUTS], empties: u32) -> [i16; 2 * HEAD_PAIRS] {
+        let mut x = [0i16; 2 * HEAD_PAIRS];
+        for (x, &g) in x.iter_mut().zip(sums) {
+            *x = g.clamp(-HEAD_INPUT_MAX, HEAD_INPUT_MAX) as i16;
+        }
+        x[HEAD_INPUTS - 1] = empties as i16;
+        x
+    }
+
+    /// The output of a head of `z.len()` units (`z` their scratch) for inputs `x`, unit by
+    /// unit: the reference the vector version ([`versions::head32`]) equals.
+    #[inline(always)]
+    fn output(
+        x: &[i16; 2 * HEAD_PAIRS],
+        weights: &[i16],
+        bias: &[i32],
+        out: &[f32],
+        z: &mut [f32],
+    ) -> f32 {
+        let h = z.len();
+        for (i, zi) in z.iter_mut().enumerate() {
+            let mut sum = bias.get(i).copied().unwrap_or(0);
+            for (pair, xs) in x.chunks_exact(2).enumerate() {
+                let w = weights
+                    .get((pair * h + i) * 2..(pair * h + i) * 2 + 2)
+                    .unwrap_or(&[0, 0]);
+                let product = (i32::from(w[0]) * i32::from(xs[0]))
+                    .wrapping_add(i32::from(w[1]) * i32::from(xs[1]));
+                sum = sum.wrapping_add(product);
+            }
+            *zi = sum as f32;
+        }
+        out.get(h).copied().unwrap_or(0.0) + Self::reduce(z, out.get(..h).unwrap_or(&[]))
     }
 
     /// The output layer's sum over the units `z` (leaky ReLU, then the weights `out`), in
@@ -141,7 +282,7 @@ impl Head {
             .iter()
             .zip(out.chunks_exact(LANES).remainder())
             .fold(0.0, |sum, (&zi, &w)| sum + w * zi.max(zi * LEAK));
-        Head::tree(lanes) + tail
+        Heads::tree(lanes) + tail
     }
 
     /// The eight running sums added in a fixed tree.
@@ -149,32 +290,6 @@ impl Head {
     fn tree(lanes: Lanes) -> f32 {
         let [l0, l1, l2, l3, l4, l5, l6, l7] = lanes;
         ((l0 + l4) + (l1 + l5)) + ((l2 + l6) + (l3 + l7))
-    }
-
-    /// Floats of one stage's head of `hidden` units.
-    const fn len(hidden: usize) -> usize {
-        HEAD_INPUTS * hidden + 2 * hidden + 1
-    }
-
-    /// The file's head (weights in discs, the sums read in eighths of a disc) in the
-    /// evaluation's layout and units.
-    fn expand(file: &[f32], hidden: usize, out: &mut [f32]) {
-        let h = hidden;
-        // The pattern and scalar sums come in 1/SCALE discs and the head read them in
-        // eighths of a disc; the phase comes as it is.
-        let per_unit = 1.0 / (8.0 * SCALE as f32);
-        for i in 0..h {
-            for j in 0..HEAD_INPUTS {
-                let scale = if j + 1 == HEAD_INPUTS { 1.0 } else { per_unit };
-                out[j * h + i] = file[i * HEAD_INPUTS + j] * scale;
-            }
-        }
-        let rest = HEAD_INPUTS * h;
-        out[rest..rest + h].copy_from_slice(&file[rest..rest + h]);
-        for i in 0..h {
-            out[rest + h + i] = file[rest + h + i] * SCALE as f32;
-        }
-        out[rest + 2 * h] = file[rest + 2 * h] * SCALE as f32;
     }
 }
 
@@ -238,8 +353,6 @@ impl PatternEval {
             mobile += 2 * size;
         }
         let mut mobility = vec![0i16; stages * mobile];
-        let hidden = extras.hidden;
-        let mut head = vec![0f32; stages * Head::len(hidden) * usize::from(hidden > 0)];
         for s in 0..stages {
             let shared = w.stage(s);
             let table = &mut expanded[s * local..(s + 1) * local];
@@ -262,10 +375,6 @@ impl PatternEval {
                     }
                 }
             }
-            if hidden > 0 {
-                let len = Head::len(hidden);
-                Head::expand(w.head(s), hidden, &mut head[s * len..(s + 1) * len]);
-            }
         }
         let mut stage_of = [0u8; 65];
         for (e, slot) in stage_of.iter_mut().enumerate() {
@@ -280,8 +389,7 @@ impl PatternEval {
             mobility_probes,
             mobility_local: mobile,
             mobility,
-            hidden,
-            head,
+            heads: Heads::new(w, stages, extras.hidden),
             small: [HandEval::new(4), HandEval::new(6)],
         }
     }
@@ -297,8 +405,10 @@ impl PatternEval {
 
 /// The sum of the weights compiled once per kernel set ([`crate::kernel::multiversion`]).
 mod versions {
-    use super::{scalars_of, Head, PatternEval, GROUPS, HEAD_INPUTS, LEAK, MAX_HIDDEN};
-    use crate::lanes::{Lanes, LANES};
+    use super::{
+        scalars_of, Heads, PatternEval, GROUPS, HEAD_INPUTS, HEAD_PAIRS, LEAK, MAX_HIDDEN,
+    };
+    use crate::lanes::{Lanes, Pairs, Units, LANES};
     use crate::Board;
 
     crate::kernel::multiversion! {
@@ -314,7 +424,7 @@ mod versions {
             let sc = &table[this.scalar_local..];
             let scalars = scalars_of(b, empties, moves_p, moves_o);
             let mut sum = 0i32;
-            if this.hidden == 0 {
+            if this.heads.hidden == 0 {
                 for p in &this.probes {
                     let i = p.offset + ternary(b.player, b.opponent, p.mask);
                     sum += i32::from(table.get(i).copied().unwrap_or(0));
@@ -334,24 +444,17 @@ mod versions {
                     groups[GROUPS.len()] += i32::from(sc.get(i).copied().unwrap_or(0));
                 }
                 sum = groups.iter().sum();
-                let h = this.hidden;
-                let len = Head::len(h);
-                let head = this.head.get(s * len..(s + 1) * len).unwrap_or(&[]);
-                if head.len() == len {
-                    let mut x = [0f32; HEAD_INPUTS];
-                    for (x, &g) in x.iter_mut().zip(&groups) {
-                        *x = g as f32;
-                    }
-                    x[HEAD_INPUTS - 1] = empties.count_ones() as f32 / 30.0 - 1.0;
-                    // The shipped width as a constant keeps the units in registers; the
-                    // same operations in the same order either way.
-                    let y = if h == 32 {
-                        head32(&x, head)
-                    } else {
-                        Head::output(&x, head, &mut [0f32; MAX_HIDDEN][..h])
-                    };
-                    sum += y.round() as i32;
-                }
+                let h = this.heads.hidden;
+                let (weights, bias, out) = this.heads.stage(s);
+                let x = Heads::inputs(&groups, empties.count_ones());
+                // The shipped width as a constant keeps the units in registers; the
+                // same operations in the same order either way.
+                let y = if h == 32 {
+                    head32(&x, weights, bias, out)
+                } else {
+                    Heads::output(&x, weights, bias, out, &mut [0f32; MAX_HIDDEN][..h])
+                };
+                sum += y.round() as i32;
             }
             if !this.mobility.is_empty() {
                 let local = this.mobility_local;
@@ -366,35 +469,38 @@ mod versions {
             sum
         }
 
-        /// [`Head::output`] for the shipped width, 32 units, in four vector steps an input:
-        /// the same operations in the same order, so the same value.
+        /// [`Heads::output`] for the shipped width, 32 units, in four vector steps a pair of
+        /// inputs: the same integers, then the same floats in the same order, so the same
+        /// value.
         #[inline]
         #[must_use]
-        fn head32(x: &[f32; HEAD_INPUTS], head: &[f32]) -> f32 {
+        fn head32(x: &[i16; 2 * HEAD_PAIRS], weights: &[i16], bias: &[i32], out: &[f32]) -> f32 {
             const H: usize = 32;
             const STEPS: usize = H / LANES;
             let (Some(weights), Some(bias), Some(out), Some(&out_bias)) = (
-                head.get(..HEAD_INPUTS * H),
-                head.get(HEAD_INPUTS * H..HEAD_INPUTS * H + H),
-                head.get(HEAD_INPUTS * H + H..HEAD_INPUTS * H + 2 * H),
-                head.get(HEAD_INPUTS * H + 2 * H),
+                weights.get(..2 * HEAD_PAIRS * H),
+                bias.get(..H),
+                out.get(..H),
+                out.get(H),
             ) else {
                 return 0.0;
             };
-            let lanes = |v: &[f32], k: usize| -> Lanes {
-                std::array::from_fn(|i| v.get(k * LANES + i).copied().unwrap_or(0.0))
-            };
-            let mut z: [Lanes; STEPS] = std::array::from_fn(|k| lanes(bias, k));
-            for (column, &xj) in weights.chunks_exact(H).zip(x) {
+            let mut z: [Units; STEPS] =
+                std::array::from_fn(|k| std::array::from_fn(|i| bias[k * LANES + i]));
+            for (pair, xs) in x.chunks_exact(2).enumerate() {
+                let row = &weights[pair * 2 * H..(pair + 1) * 2 * H];
                 for (k, zk) in z.iter_mut().enumerate() {
-                    axpy(zk, &lanes(column, k), xj);
+                    let w: Pairs = std::array::from_fn(|i| row[k * 2 * LANES + i]);
+                    madd(zk, &w, [xs[0], xs[1]]);
                 }
             }
             let mut acc = [0f32; LANES];
             for (k, zk) in z.iter().enumerate() {
-                leaky_dot(&mut acc, zk, &lanes(out, k), LEAK);
+                let zf: Lanes = zk.map(|u| u as f32);
+                let ok: Lanes = std::array::from_fn(|i| out[k * LANES + i]);
+                leaky_dot(&mut acc, &zf, &ok, LEAK);
             }
-            out_bias + Head::tree(acc)
+            out_bias + Heads::tree(acc)
         }
     }
 }
