@@ -10,6 +10,7 @@ import {
 } from "./ui.js";
 
 let replay = null; // { record, analysis, index, line, cursor } (line: the index of the line shown)
+let opening = 0; // counts the replays asked for: only the last one asked is shown
 let board = null;
 
 /** The line the replay shows (the game's own moves, or a variation). */
@@ -21,7 +22,11 @@ export async function openReplay(id) {
   // the one asked for).
   replay = null;
   $("analyze").disabled = true;
+  const asked = ++opening;
   const record = await backend.getRecord(id);
+  // Another replay asked for meanwhile (a quick second click, the back button) is the one
+  // shown, whichever answer comes first.
+  if (asked !== opening) return;
   $("analyze").disabled = jobRunning("analysis");
   replay = { record, analysis: null, index: record.positions.length - 1, line: 0, cursor: null };
   const i = record.info;
