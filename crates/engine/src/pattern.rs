@@ -105,17 +105,17 @@ const HEAD_PAIRS: usize = HEAD_INPUTS.div_ceil(2);
 const HEAD_INPUT_MAX: i32 = (1 << 13) - 1;
 
 /// The largest weight of the head's first layer in its integer units.
-const HEAD_WEIGHT_MAX: f64 = ((1 << 14) - 1) as f64;
+const HEAD_WEIGHT_MAX: i32 = (1 << 14) - 1;
 
 /// The largest bias of the head's first layer in its integer units.
-const HEAD_BIAS_MAX: f64 = (1u32 << 27) as f64;
+const HEAD_BIAS_MAX: i32 = 1 << 27;
 
 // The sums' inputs, the empties (at most 64) and the bias.
 const _: () = assert!(
-    (HEAD_INPUTS - 1) as i64 * ((1 << 14) - 1) * HEAD_INPUT_MAX as i64
-        + 64 * ((1 << 14) - 1)
-        + (1 << 27)
-        < i32::MAX as i64,
+    (HEAD_INPUTS - 1) as i64 * (HEAD_WEIGHT_MAX as i64) * (HEAD_INPUT_MAX as i64)
+        + 64 * (HEAD_WEIGHT_MAX as i64)
+        + (HEAD_BIAS_MAX as i64)
+        < (i32::MAX as i64),
     "the head's first-layer sums stay within 32 bits"
 );
 
@@ -199,10 +199,10 @@ impl Heads {
                 .fold(0.0, f64::max);
             let mut q = f64::from(1u32 << 30);
             if largest > 0.0 {
-                q = q.min(HEAD_WEIGHT_MAX / largest);
+                q = q.min(f64::from(HEAD_WEIGHT_MAX) / largest);
             }
             if bias(i) != 0.0 {
-                q = q.min(HEAD_BIAS_MAX / bias(i).abs());
+                q = q.min(f64::from(HEAD_BIAS_MAX) / bias(i).abs());
             }
             for j in 0..HEAD_INPUTS {
                 let (pair, side) = (j / 2, j % 2);
